@@ -1,0 +1,22 @@
+// Bit helpers shared by the rulesets.
+#pragma once
+#include <cstdint>
+
+namespace atelier {
+
+inline int popcount64(uint64_t x) { return __builtin_popcountll(x); }
+inline int lsb64(uint64_t x) { return __builtin_ctzll(x); }
+inline uint64_t pop_lsb(uint64_t& x) { uint64_t b = x & (0 - x); x &= x - 1; return b; }
+
+// SWAR on 16 nibbles: mask with 0xF in every nibble of x that equals v (v in 0..15).
+inline uint64_t nibbles_equal(uint64_t x, unsigned v) {
+  const uint64_t ones = 0x1111111111111111ULL;
+  uint64_t y = x ^ (ones * v);             // nibble is zero where x == v
+  // A nibble is zero iff none of its 4 bits is set.
+  uint64_t t = y | (y >> 1);
+  t |= t >> 2;                              // bit 0 of each nibble = OR of its bits
+  uint64_t zero = ~t & ones;                // 1 in bit 0 of nibbles that were zero
+  return zero * 0xF;
+}
+
+}  // namespace atelier

@@ -1,0 +1,15 @@
+"""The `atelier` command line: one click group, commands grouped by concern."""
+import click
+
+from .errors import run_guarded
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="atelier")
+def main():
+    """atelier: best moves, win chances and exact endgames for workshop board games."""
+
+
+# Commands register themselves on `main` when their module is imported.
+from . import game as _game  # noqa: E402,F401  new, show, moves, apply, bench
+from . import search as _search  # noqa: E402,F401  suggest, endgame, play
