@@ -1,0 +1,247 @@
+"""Random-play invariants for Legendary Inventors, n = 2..5 (spec §4-§8).
+
+Python-stepped games check every state field by field: the independent model
+(inventors_model.py) predicts each legal-move list (canonical order, 8.13) and each successor;
+cubes, tokens and cards are conserved; scores/winners match a recomputation from fields();
+clones are equal and independent; to_bytes/from_bytes and fields/from_fields round-trip;
+hash == compute_hash(); every move's notation parses back. Game.random_games (C++) covers the
+bulk: lengths bounded (8.11), winners consistent with scores, determinism per seed.
+
+CI size: GAMES per player count. ``-m slow``: 10,000 C++ games and SLOW_GAMES Python games.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from inventors_helpers import make_setup
+import inventors_model as model
+
+GAMES = 200          # Python-stepped games per player count (CI)
+SLOW_GAMES = 1000    # Python-stepped games per player count (-m slow)
+MODEL_EVERY = 1      # compare with the model at every state
+
+AV, AK = model.AV, model.AK
+
+
+def decision_bound(data, n):
+    """Spec 8.11: main actions <= sum_a 2*K*t_a + 12n; free plays <= tokens drawn (<= 48);
+    reward choices <= 3 per completion, 3(n+2) completions."""
+    K = n + 3
+    t = [max(sum(c["cost"]) for c in data["cards"] if c["age"] == a) for a in (1, 2, 3)]
+    main = sum(2 * K * ta for ta in t) + 12 * n
+    return main, main + 48 + 3 * 3 * (n + 2)
+
+
+def norm(f):
+    """fields() with the order-free parts sorted, for comparing with the model."""
+    g = dict(f)
+    g["display"] = [dict(d, tokens=sorted(d["tokens"]), filled=list(d["filled"]), cubes=list(d["cubes"]))
+                    for d in f["display"]]
+    g["won"] = [sorted(w) for w in f["won"]]
+    g["levels"] = [[list(r) for r in s] for s in f["levels"]]
+    g["busy"] = [[bool(b) for b in s] for s in f["busy"]]
+    g["hand"] = [list(h) for h in f["hand"]]
+    g["bag"] = list(f["bag"])
+    if f["reward"] is not None:
+        r = f["reward"]
+        g["reward"] = {"card": r["card"], "tokens": sorted(r["tokens"]),
+                       "left": {"card": bool(r["left"]["card"]), "tokens": sorted(r["left"]["tokens"])},
+                       "cubes": list(r["cubes"]), "seats": list(r["seats"]), "index": r["index"]}
+    return g
+
+
+class Ledger:
+    """Where every token and card has gone, derived from the moves played (not from the core)."""
+
+    def __init__(self, data, n):
+        self.count = list(data["token_count"])
+        self.removed = [0] * 9
+        self.revealed, self.removed_cards = set(), set()
+        self.completions = 0
+
+    def step(self, before, text, after):
+        t = text.lower().split(":")
+        if t[0] in ("front", "back"):
+            self.removed[model.KINDS.index(t[1].upper())] += 1
+        elif t[0] == "avail":
+            self.removed[AV] += 1
+        elif t[0] == "work" and "+" in text:
+            self.removed[AK] += 1
+        if before["phase"] != "REWARD" and after["phase"] == "REWARD":
+            self.completions += 1
+        if before["phase"] == "REWARD" and after["phase"] != "REWARD":  # sharing over (5.7.7)
+            rw = before["reward"]
+            left = list(rw["left"]["tokens"])
+            taken_card = t[1] == "card"
+            if not taken_card:
+                left.remove(model.KINDS.index(t[1].upper()))
+            for k in left:
+                self.removed[k] += 1
+            if rw["left"]["card"] and not taken_card:
+                self.removed_cards.add(rw["card"])
+            if after["display"] == [] and before["display"]:  # age end (5.8.1)
+                last = before["display"][0]
+                assert len(before["display"]) == 1
+                self.removed_cards.add(last["card"])
+                for k in last["tokens"]:
+                    self.removed[k] += 1
+
+    def reveal(self, after):
+        for d in after["display"]:
+            assert d["card"] not in self.revealed
+            self.revealed.add(d["card"])
+
+    def check(self, f):
+        n = len(f["hand"])
+        for k in range(9):
+            held = f["bag"][k] + sum(h[k] for h in f["hand"]) + sum(
+                list(d["tokens"]).count(k) for d in f["display"])
+            if f["reward"] is not None:
+                held += list(f["reward"]["left"]["tokens"]).count(k)
+            assert held + self.removed[k] == self.count[k], ("token", model.KINDS[k], f)
+        places = [c for s in range(n) for c in f["won"][s]] + [d["card"] for d in f["display"]]
+        places += list(self.removed_cards)
+        if f["reward"] is not None and f["reward"]["left"]["card"]:
+            places.append(f["reward"]["card"])
+        assert len(places) == len(set(places)), ("card twice", f)
+        assert set(places) == self.revealed, ("card lost or invented", f)
+
+
+def check_state(st, game, data, teams, f):
+    assert st.hash == st.compute_hash()
+    b = st.to_bytes()
+    st2 = type(st).from_bytes(game, b)
+    assert st2 == st and st2.hash == st.hash and st2.to_bytes() == b
+    st3 = type(st).from_fields(game, f)
+    assert st3 == st and norm(st3.fields()) == norm(f)
+    for d in f["display"]:  # cube conservation (4.1)
+        assert sum(d["cubes"]) == sum(d["filled"])
+        cost = data["cards"][d["card"]]["cost"]
+        assert all(0 <= d["filled"][x] <= cost[x] for x in range(4)) and list(d["filled"]) != list(cost)
+    n = len(teams)
+    details = [model.score_detail(data, teams, f, s) for s in range(n)]
+    for s in range(n):
+        got = st.score_detail(s)
+        assert {k: got[k] for k in details[s]} == details[s], (s, got, details[s])
+    assert list(st.scores()) == [d["total"] for d in details]
+    return details
+
+
+def play_python_game(n, seed, with_model=True):
+    rng = random.Random(seed)
+    teams = rng.sample(range(5), n)
+    s = make_setup(n, teams)
+    game, data = s.game, s.data
+    st = game.initial_state()
+    ledger = Ledger(data, n)
+    main_bound, total_bound = decision_bound(data, n)
+    decisions = main_actions = 0
+    f = st.fields()
+    while True:
+        details = check_state(st, game, data, teams, f)
+        ledger.check(f)
+        if st.is_terminal():
+            assert f["phase"] == "TERMINAL" and f["age"] == 3 and st.legal_moves() == []
+            assert ledger.completions == 3 * (n + 2)
+            win = sorted(st.winners())
+            assert win == model.winners(details)
+            ret = st.returns()
+            assert sum(ret) == pytest.approx(1.0)
+            assert all(ret[s] == pytest.approx(1.0 / len(win) if s in win else 0.0) for s in range(n))
+            return decisions
+        if st.is_chance():
+            assert st.current_player == -1 and st.legal_moves() == []
+            before = f
+            st.sample_chance(rng.getrandbits(63))
+            f = st.fields()
+            K = n + 3
+            assert f["phase"] == "MAIN" and len(f["display"]) == K
+            assert all(data["cards"][d["card"]]["age"] == f["age"] for d in f["display"])
+            assert [d["card"] for d in f["display"]] == sorted(d["card"] for d in f["display"])
+            drawn = Counter(k for d in f["display"] for k in d["tokens"])
+            assert all(before["bag"][k] - f["bag"][k] == drawn[k] for k in range(9))
+            assert f["active"] == (0 if f["age"] == 1 else (f["statuette"] + 1) % n)
+            for key in ("levels", "busy", "hand", "won", "statuette", "age"):
+                assert f[key] == before[key]
+            ledger.reveal(f)
+            continue
+        moves = st.legal_moves()
+        assert moves, "decision point without a legal move"
+        assert st.current_player == (f["active"] if f["phase"] == "MAIN"
+                                     else f["reward"]["seats"][f["reward"]["index"]])
+        texts = [st.move_to_string(m).lower() for m in moves]
+        assert len(set(moves)) == len(moves)
+        for m, t in zip(moves, texts):
+            assert st.parse_move(t) == m
+        if with_model:
+            assert texts == model.legal_moves(data, teams, f), f
+        i = rng.randrange(len(moves))
+        m, text = moves[i], texts[i]
+        saved = st.to_bytes()
+        clone = st.clone()
+        assert clone == st
+        st.apply(m)
+        assert clone.to_bytes() == saved  # the clone is independent of the original
+        clone.apply(m)
+        assert clone == st
+        after = st.fields()
+        if with_model:
+            assert norm(after) == norm(model.apply(data, teams, f, text)), text
+        ledger.step(f, text, after)
+        decisions += 1
+        if text.split(":")[0] in ("work", "rest"):
+            main_actions += 1
+        assert main_actions <= main_bound and decisions <= total_bound
+        f = after
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_python_stepped_games(n):
+    for g in range(GAMES):
+        play_python_game(n, 1000 * n + g)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_python_stepped_games_slow(n):
+    for g in range(SLOW_GAMES):
+        play_python_game(n, 10 ** 6 + 1000 * n + g)
+
+
+def check_random_games(n, games, seed):
+    rng = random.Random(seed)
+    teams = rng.sample(range(5), n)
+    s = make_setup(n, teams)
+    res = s.game.random_games(games, seed)
+    scores, lengths, winners = (np.asarray(res[k]) for k in ("scores", "lengths", "winners"))
+    assert scores.shape == (games, n) and lengths.shape == (games,) and winners.shape == (games,)
+    _, total_bound = decision_bound(s.data, n)
+    assert lengths.min() >= 3 * (n + 2) and lengths.max() <= total_bound + 3
+    assert (scores >= 0).all()
+    top = scores.max(axis=1)
+    for g in range(games):
+        w = int(winners[g])
+        assert 0 < w < (1 << n)
+        for seat in range(n):
+            if (w >> seat) & 1:
+                assert scores[g, seat] == top[g]
+    again = s.game.random_games(games, seed)
+    assert (np.asarray(again["scores"]) == scores).all() and (np.asarray(again["lengths"]) == lengths).all()
+    return lengths, scores
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_random_games_core(n):
+    check_random_games(n, GAMES, 77 + n)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_random_games_core_slow(n):
+    lengths, scores = check_random_games(n, 10_000, 12345 + n)
+    print(f"n={n}: length mean {lengths.mean():.1f} max {lengths.max()}, "
+          f"score mean {scores.mean():.2f} max {scores.max()}")
