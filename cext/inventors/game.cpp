@@ -20,6 +20,47 @@ const Extra kExtras[15] = {
 
 static constexpr uint64_t kNibbleOnes = 0x1111111111111111ULL;
 
+// ---- SWAR over the four disciplines, one per byte (values <= 7, so no byte overflows) ----
+static inline uint32_t load4(const uint8_t* b) {
+  uint32_t x;
+  std::memcpy(&x, b, 4);
+  return x;
+}
+static inline uint32_t bytes_min(uint32_t a, uint32_t b) {
+  const uint32_t ge = (((a | 0x80808080u) - b) & 0x80808080u) >> 7;  // 1 where a >= b
+  const uint32_t m = ge * 0xFF;
+  return (b & m) | (a & ~m);
+}
+static inline unsigned bytes_sum(uint32_t x) { return (x * 0x01010101u) >> 24; }
+// One inventor's four level nibbles (16 bits) spread to four bytes.
+static inline uint32_t spread_levels(uint64_t lv, unsigned i) {
+  const uint32_t x = (uint32_t)(lv >> (16 * i)) & 0xFFFF;
+  return (x & 0xF) | ((x & 0xF0) << 4) | ((x & 0xF00) << 8) | ((x & 0xF000) << 12);
+}
+
+// For every "rest" pattern with each discipline capped at 2 (3^4 = 81), the two-cube AK
+// extras it allows, in canonical order. Built once; indexed per WORK candidate.
+struct ExtraTable {
+  uint8_t count[81];
+  uint8_t extra[81][10];
+  ExtraTable() {
+    for (int pat = 0; pat < 81; ++pat) {
+      const int r[4] = {pat % 3, pat / 3 % 3, pat / 9 % 3, pat / 27};
+      count[pat] = 0;
+      for (int e = 5; e < 15; ++e) {
+        const int a = kExtras[e].d[0], b = kExtras[e].d[1];
+        if (a == b ? r[a] >= 2 : (r[a] && r[b])) extra[pat][count[pat]++] = (uint8_t)e;
+      }
+    }
+  }
+};
+static const ExtraTable kPairExtras;
+
+static inline unsigned rest_pattern(uint32_t rest) {
+  const uint32_t capped = bytes_min(rest, 0x02020202u);
+  return (capped & 0xFF) + 3 * ((capped >> 8) & 0xFF) + 9 * ((capped >> 16) & 0xFF) + 27 * (capped >> 24);
+}
+
 Game::Game(const Edition& edition, int n_players, const uint8_t* teams) : ed_(edition), n_(n_players) {
   const std::string err = ed_.validate();
   if (!err.empty()) throw std::invalid_argument("edition " + err);
@@ -28,6 +69,7 @@ Game::Game(const Edition& edition, int n_players, const uint8_t* teams) : ed_(ed
   std::memset(start_levels_, 0, sizeof start_levels_);
   std::memset(goal_levels_, 0, sizeof goal_levels_);
   std::memset(goal_vp_, 0, sizeof goal_vp_);
+  for (int c = 0; c < kCards; ++c) cost32_[c] = load4(ed_.cards[c].cost);
   for (int p = 0; p < n_; ++p) {
     if (teams[p] >= kTeams) throw std::invalid_argument("teams: team index must be 0..4");
     for (int q = 0; q < p; ++q)
@@ -107,31 +149,23 @@ void Game::legal_moves(const State& s, MoveList& out) const {
 
   // WORK: base placement is forced; AK adds exactly min(2, R) cubes anywhere still empty.
   const bool ak = hand[AK] > 0;
+  uint32_t empty[kMaxDisplay];
+  for (int j = 0; j < s.ndisplay; ++j) empty[j] = cost32_[s.display[j].card] - load4(s.display[j].filled);
   for (unsigned i = 0; i < kInventorsPerTeam; ++i) {
     if (busy & (1u << i)) continue;
-    const unsigned lvl[4] = {(unsigned)(lv >> (16 * i)) & 15, (unsigned)(lv >> (16 * i + 4)) & 15,
-                             (unsigned)(lv >> (16 * i + 8)) & 15, (unsigned)(lv >> (16 * i + 12)) & 15};
+    const uint32_t lvl = spread_levels(lv, i);
     for (int j = 0; j < s.ndisplay; ++j) {
-      const DisplayCard& dc = s.display[j];
-      const uint8_t* cost = ed_.cards[dc.card].cost;
-      unsigned base = 0, rest[4], R = 0;
-      for (int d = 0; d < kDisciplines; ++d) {
-        const unsigned empty = cost[d] - dc.filled[d];
-        const unsigned b = lvl[d] < empty ? lvl[d] : empty;
-        base += b;
-        rest[d] = empty - b;
-        R += rest[d];
-      }
-      if (base) out.push(make_move(WORK, dc.card, i, 0));
-      if (!ak || R == 0) continue;
+      const unsigned card = s.display[j].card;
+      const uint32_t base = bytes_min(lvl, empty[j]);
+      if (base) out.push(make_move(WORK, card, i, 0));
+      if (!ak) continue;
+      const uint32_t rest = empty[j] - base;
+      const unsigned R = bytes_sum(rest);
       if (R == 1) {
-        for (int d = 0; d < kDisciplines; ++d)
-          if (rest[d]) out.push(make_move(WORK, dc.card, i, 1 + d));
-      } else {
-        for (unsigned e = 5; e < 15; ++e) {
-          const unsigned a = kExtras[e].d[0], b = kExtras[e].d[1];
-          if (a == b ? rest[a] >= 2 : (rest[a] && rest[b])) out.push(make_move(WORK, dc.card, i, e));
-        }
+        out.push(make_move(WORK, card, i, 1 + (__builtin_ctz(rest) >> 3)));
+      } else if (R >= 2) {
+        const unsigned pat = rest_pattern(rest);
+        for (int x = 0; x < kPairExtras.count[pat]; ++x) out.push(make_move(WORK, card, i, kPairExtras.extra[pat][x]));
       }
     }
   }
@@ -195,25 +229,19 @@ void Game::work(State& s, unsigned card, unsigned inv, unsigned extra) const {
   int j = 0;
   while (s.display[j].card != card) ++j;
   DisplayCard& dc = s.display[j];
-  const uint8_t* cost = ed_.cards[card].cost;
   s.hash ^= card_key(dc, n_);
-  unsigned placed = 0;
-  bool full = true;
-  for (int d = 0; d < kDisciplines; ++d) {
-    const unsigned empty = cost[d] - dc.filled[d];
-    const unsigned lvl = s.level(p, inv, d);
-    const unsigned b = lvl < empty ? lvl : empty;
-    dc.filled[d] += b;
-    placed += b;
-  }
+  const uint32_t base = bytes_min(spread_levels(s.levels[p], inv), cost32_[card] - load4(dc.filled));
+  uint32_t filled = load4(dc.filled) + base;
+  unsigned placed = bytes_sum(base);
   if (extra) {
     const Extra& e = kExtras[extra];
-    for (int x = 0; x < e.count; ++x) dc.filled[e.d[x]]++;
+    for (int x = 0; x < e.count; ++x) filled += 1u << (8 * e.d[x]);
     placed += e.count;
     add_hand(s, p, AK, -1);
   }
+  std::memcpy(dc.filled, &filled, 4);
   dc.cubes[p] += placed;
-  for (int d = 0; d < kDisciplines; ++d) full &= dc.filled[d] == cost[d];
+  const bool full = filled == cost32_[card];
   s.hash ^= card_key(dc, n_);
   set_busy(s, p, s.busy[p] | (1u << inv));
   if (full)

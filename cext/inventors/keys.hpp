@@ -23,7 +23,9 @@ struct Keys {
   uint64_t rw_seat[3][kMaxPlayers], rw_cubes[kMaxPlayers][32];
 };
 
-// One table per process, built once from a fixed generator: identical in every module.
-const Keys& keys();
+// One table per process, built at load time from a fixed generator: identical in every
+// module. A plain global, so the hot path pays no initialisation guard.
+extern Keys g_keys;
+inline const Keys& keys() { return g_keys; }
 
 }  // namespace atelier::inventors
