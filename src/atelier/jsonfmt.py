@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-WIDTH = 100
+WIDTH = 120
 
 
 def dumps(obj, indent: int = 0) -> str:
