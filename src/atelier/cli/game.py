@@ -141,4 +141,6 @@ def bench(game, players, n_games, seed, as_json):
 
 
 def _fmt(v) -> str:
-    return f"{v:,.1f}" if isinstance(v, float) else f"{v:,}" if isinstance(v, int) else str(v)
+    if isinstance(v, float):
+        return f"{v:,.0f}" if v >= 100 else f"{v:.3g}"
+    return f"{v:,}" if isinstance(v, int) else str(v)

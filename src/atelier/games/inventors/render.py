@@ -27,8 +27,8 @@ def _header(state, f) -> Text:
 
 def _display(state, f, ed) -> Table:
     n = state.game.players
-    t = Table(title="Display", title_justify="left", show_lines=False)
-    for col in ("card", "name", "type", *[f"{d} filled/cost" if d == 'P' else d for d in DISC],
+    t = Table(title="Display (filled/cost per discipline, cubes per seat)", title_justify="left")
+    for col in ("card", "name", "type", *DISC,
                 "tokens", *[f"s{p}" for p in range(n)]):
         t.add_column(col, justify="left" if col in ("card", "name", "type", "tokens") else "right")
     cards = list(f["display"])
@@ -43,7 +43,7 @@ def _display(state, f, ed) -> Table:
     return t
 
 
-def _seat(state, f, ed, p) -> Table:
+def _seat(state, f, ed, p) -> Group:
     g = state.game
     team = g.teams[p]
     marks = []
@@ -55,7 +55,7 @@ def _seat(state, f, ed, p) -> Table:
     title = (f"Seat {p} · {ed['team_ids'][team]}{' · ' + ', '.join(marks) if marks else ''}"
              f" · score {sd['total']} (cards {sd['cards']}, tokens {sd['vp_tokens']},"
              f" goals {sd['goals']}, suites {sd['suites']})")
-    t = Table(title=title, title_justify="left")
+    t = Table()
     t.add_column("inventor")
     for d in DISC:
         t.add_column(d, justify="right")
@@ -66,13 +66,13 @@ def _seat(state, f, ed, p) -> Table:
         lv = f["levels"][p][i]
         met = all(a >= b for a, b in zip(lv, inv["goal"]))
         goal = "[" + ",".join(map(str, inv["goal"])) + f"] ({inv['goal_vp']}){' ✓' if met else ''}"
-        t.add_row(ed["inventor_names"][team][i], *map(str, lv), goal,
+        # The id is what the move notation uses (work:ID:CARD).
+        label = f"{ed['inventor_names'][team][i]} ({ed['inventor_ids'][team][i]})"
+        t.add_row(label, *map(str, lv), goal,
                   "busy" if f["busy"][p][i] else "available")
     won = ", ".join(f"{ed['card_ids'][c]} {ed['card_names'][c]} ({TYPE_NAMES[ed['cards'][c]['type']]})"
                     for c in f["won"][p]) or "—"
-    t.caption = f"hand: {_tokens(f['hand'][p])}   won: {won}"
-    t.caption_justify = "left"
-    return t
+    return Group(Text(title, style="bold"), t, Text(f"hand: {_tokens(f['hand'][p])}   won: {won}"))
 
 
 def render(state) -> Group:
