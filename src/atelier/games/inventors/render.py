@@ -33,13 +33,17 @@ def _display(state, f, ed) -> Table:
         t.add_column(col, justify="left" if col in ("card", "name", "type", "tokens") else "right")
     cards = list(f["display"])
     if f["reward"] is not None:
-        cards.append({**f["reward"], "filled": ed["cards"][f["reward"]["card"]]["cost"], "reward": True})
+        # The completed card: show only what is still on offer, and who chooses in which order.
+        r = f["reward"]
+        cards.append({**r, "filled": ed["cards"][r["card"]]["cost"], "tokens": r["left"]["tokens"],
+                      "reward": f"completed, card {'on offer' if r['left']['card'] else 'taken'};"
+                                f" to choose: seat {', '.join(map(str, r['seats'][r['index']:]))}"})
     for d in cards:
         c = ed["cards"][d["card"]]
         cells = [f"{x}/{y}" if y else "·" for x, y in zip(d["filled"], c["cost"])]
-        name = ed["card_names"][d["card"]] + (" (completed: rewards)" if d.get("reward") else "")
+        name = ed["card_names"][d["card"]] + (f" ({d['reward']})" if d.get("reward") else "")
         t.add_row(ed["card_ids"][d["card"]], name, TYPE_NAMES[c["type"]], *cells,
-                  " ".join(TOKEN_KINDS[k] for k in d["tokens"]), *[str(x) for x in d["cubes"]])
+                  " ".join(TOKEN_KINDS[k] for k in d["tokens"]) or "—", *[str(x) for x in d["cubes"]])
     return t
 
 
