@@ -320,3 +320,15 @@ def test_default_edition_and_edition_file(tmp_path):
     (tmp_path / "bad.json").write_text("{")
     with pytest.raises(atelier.InputError, match="invalid JSON"):
         load_edition(tmp_path / "bad.json")
+
+
+def test_board_renders_every_phase():
+    from atelier.games.inventors import show
+
+    seen = set()
+    for state in random_states(3, seed=8, every=3):
+        text = show(state)
+        phase = state.fields()["phase"]
+        seen.add(phase)
+        assert ("REWARD" in text) == (phase == "REWARD") and "Seat 2" in text
+    assert seen == {"MAIN", "REWARD", "CHANCE_REVEAL", "TERMINAL"}

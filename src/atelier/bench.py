@@ -11,7 +11,7 @@ from .games import ruleset
 def bench(game: str = "inventors", players: int = 4, games: int = 2000, seed: int = 0) -> dict:
     """Random playouts and State copies timed inside C++ (no Python in the loop)."""
     g = ruleset(game).open_game(players=players, seed=seed)
-    core = g.core.bench_core(games, seed)
+    core = g.bench_core(games, seed)
     return {
         "game": game,
         "players": players,

@@ -9,40 +9,13 @@ from .edition import load_edition
 from .position import position_dict, position_from_dict
 from .render import show
 
-__all__ = ["Game", "open_game", "load_edition", "position_dict", "position_from_dict", "show"]
+__all__ = ["open_game", "load_edition", "position_dict", "position_from_dict", "show"]
 
 
-class Game:
-    """A configured game: seats, teams and edition (spec §3.1), plus the seed of its start.
+def open_game(players: int = 2, seed: int = 0, edition=None, teams=None):
+    """Configure a game (a core Game; `.start()` is its start position from `seed`).
 
-    Attribute access falls through to the core Game (`players`, `teams`, `initial_state()`,
-    `random_games()`, ...), so this can be passed wherever the core Game is expected via `.core`.
-    """
-
-    def __init__(self, core_game, seed: int):
-        self.core = core_game
-        self.seed = seed
-
-    @property
-    def team_ids(self) -> list[str]:
-        ids = self.core.edition.team_ids
-        return [ids[t] for t in self.core.teams]
-
-    def start(self):
-        """The start position: Age I revealed from the seed, seat 0 to move (a new State each call)."""
-        s = self.core.initial_state()
-        s.sample_chance(self.seed)
-        return s
-
-    def __getattr__(self, name):
-        return getattr(self.core, name)
-
-    def __repr__(self):
-        return f"<inventors Game players={self.core.players} teams={self.team_ids} seed={self.seed}>"
-
-
-def open_game(players: int = 2, seed: int = 0, edition=None, teams=None) -> Game:
-    """Configure a game. Teams: ids (or indices) per seat, or None to draw distinct ones from the seed."""
+    Teams: ids (or indices) per seat, or None to draw distinct ones from the seed."""
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 5:
         raise InputError(f"players: expected 2..5, got {players!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
@@ -68,6 +41,8 @@ def open_game(players: int = 2, seed: int = 0, edition=None, teams=None) -> Game
                 raise InputError(f"teams[{p}]: team '{ids[i]}' is already seated")
             idx.append(i)
     try:
-        return Game(core.Game(ed, players, idx), seed)
+        game = core.Game(ed, players, idx)
     except ValueError as exc:
         raise InputError(str(exc)) from None
+    game.seed = seed
+    return game

@@ -206,7 +206,10 @@ def _default() -> core.Edition:
 
 
 def load_edition(path=None) -> core.Edition:
-    """The default edition, or the one in the JSON file at `path` (validated, spec 2.6)."""
+    """The default edition, or the one in the JSON file at `path` (validated, spec 2.6).
+    An Edition passes through unchanged."""
     if path is None:
         return _default()
+    if isinstance(path, core.Edition):
+        return path
     return edition_from_data(edition_data(read_json(path, "edition")))
