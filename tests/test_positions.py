@@ -332,3 +332,37 @@ def test_board_renders_every_phase():
         seen.add(phase)
         assert ("REWARD" in text) == (phase == "REWARD") and "Seat 2" in text
     assert seen == {"MAIN", "REWARD", "CHANCE_REVEAL", "TERMINAL"}
+
+
+JUNK = [0, 1, -1, 4, 5, 15, 16, 255, 256, 2**70, None, "x", [], [1], {}, True]
+
+
+def junk_mutation(obj, rng):
+    """Replace one value somewhere inside obj (a fields dict or a position document) with junk."""
+    if isinstance(obj, (dict, list)) and obj:
+        keys = list(obj) if isinstance(obj, dict) else range(len(obj))
+        k = rng.choice(list(keys))
+        obj[k] = junk_mutation(obj[k], rng) if rng.random() < 0.6 else rng.choice(JUNK)
+        return obj
+    return rng.choice(JUNK)
+
+
+def test_junk_in_fields_and_documents_is_rejected_cleanly():
+    rng = random.Random(3)
+    states = [s for p in (2, 4) for s in random_states(p, seed=p, every=9)]
+    accepted = 0
+    for _ in range(3000):
+        state = rng.choice(states)
+        try:
+            s = core.State.from_fields(state.game, junk_mutation(copy.deepcopy(state.fields()), rng))
+        except ValueError:
+            continue
+        accepted += 1
+        assert s.compute_hash() == s.hash  # whatever gets in is a consistent state
+    assert accepted < 1500
+    for _ in range(1000):
+        doc = json.loads(atelier.dump_position(rng.choice(states)))
+        try:
+            atelier.load_position(junk_mutation(doc, rng))
+        except atelier.InputError as exc:
+            assert "\n" not in str(exc)
