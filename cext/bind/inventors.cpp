@@ -225,7 +225,8 @@ void bind_inventors(py::module_& m) {
       })
       .def_property_readonly("token_total", &Edition::token_total);
 
-  py::class_<Game, GamePtr>(m, "Game")
+  // dynamic_attr: atelier.open() records the seed it configured the game with (Game.start()).
+  py::class_<Game, GamePtr>(m, "Game", py::dynamic_attr())
       .def(py::init([](std::shared_ptr<Edition> ed, int players, const std::vector<int>& teams) {
              if (!ed) fail("edition: missing");
              if (players < 2 || players > atelier::kMaxPlayers) fail("players: must be 2..5");
@@ -250,6 +251,27 @@ void bind_inventors(py::module_& m) {
         State s{};
         g->initial_state(s);
         return make_state(g, s);
+      })
+      .def("start", [](py::object self, py::object seed) {
+        // The start position (spec 3.5): Age I revealed from `seed` (default: the seed atelier.open
+        // was given), so seat 0 is to move.
+        GamePtr g = self.cast<GamePtr>();
+        if (seed.is_none()) seed = py::getattr(self, "seed", py::int_(0));
+        State s{};
+        g->initial_state(s);
+        Rng rng(seed.cast<uint64_t>());
+        g->sample_reveal(s, rng);
+        return make_state(g, s);
+      }, py::arg("seed") = py::none())
+      .def_property_readonly("team_ids", [](const Game& g) {
+        std::vector<std::string> t;
+        for (int p = 0; p < g.num_players(); p++) t.push_back(g.edition().team_ids[g.team(p)]);
+        return t;
+      })
+      .def("__repr__", [](const Game& g) {
+        std::string t;
+        for (int p = 0; p < g.num_players(); p++) t += (p ? "," : "") + g.edition().team_ids[g.team(p)];
+        return "<inventors Game players=" + std::to_string(g.num_players()) + " teams=" + t + ">";
       })
       .def("random_games", &random_games, py::arg("n"), py::arg("seed") = 0)
       .def("bench_core", &bench_core, py::arg("n_games"), py::arg("seed") = 0)

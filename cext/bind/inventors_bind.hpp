@@ -3,6 +3,7 @@
 // before it reaches the rules core, which trusts its inputs (and must never crash).
 #pragma once
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>  // in every binding TU: type casters must agree (ODR)
 
 #include <memory>
 #include <stdexcept>

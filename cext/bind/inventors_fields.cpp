@@ -184,7 +184,7 @@ py::dict state_fields(const Game& g, const State& s) {
       std::vector<int> row(kDisciplines);
       for (int k = 0; k < kDisciplines; k++) row[k] = s.level(p, i, k);
       lv.append(py::cast(row));
-      bz.append(py::bool_((s.busy[p] >> i) & 1));
+      bz.append(py::bool_(((s.busy[p] >> i) & 1) != 0));
     }
     levels.append(lv);
     busy.append(bz);
@@ -214,7 +214,7 @@ py::dict state_fields(const Game& g, const State& s) {
     py::dict r, left;
     r["card"] = (int)s.rw_card;
     r["tokens"] = unpack_pair(s.rw_tokens);
-    left["card"] = py::bool_(s.rw_left & 1);
+    left["card"] = py::bool_((s.rw_left & 1) != 0);
     py::list lt;
     if (s.rw_left & 2) lt.append(s.rw_tokens & 0xF);
     if (s.rw_left & 4) lt.append(s.rw_tokens >> 4);
