@@ -17,31 +17,13 @@ import json
 import pathlib
 from dataclasses import dataclass
 
-KINDS = ["P2", "P3", "P4", "VP1", "VP2", "VP3", "AV", "AK", "ST"]  # spec 2.3 table order
-
 from atelier._core import inventors as core
-
-try:
-    from atelier.games.inventors.edition import edition_data
-except ImportError:  # the loader (branch api) has not landed: same mapping, spec §10 / contract
-    def edition_data(j: dict) -> dict:
-        kinds = {t["kind"]: t["count"] for t in j["tokens"]}
-        cards = sorted(j["inventions"], key=lambda c: c["age"])  # stable: edition order per age
-        return {
-            "inventors": [[{"start": i["start"], "goal": i["goal"], "goal_vp": i["goal_vp"]}
-                           for i in t["inventors"]] for t in j["teams"]],
-            "cards": [{"age": c["age"], "type": c["type"], "cost": c["cost"]} for c in cards],
-            "token_count": [kinds[k] for k in KINDS],
-            "team_ids": [t["id"] for t in j["teams"]],
-            "inventor_ids": [[i["id"] for i in t["inventors"]] for t in j["teams"]],
-            "inventor_names": [[i["name"] for i in t["inventors"]] for t in j["teams"]],
-            "card_ids": [c["id"] for c in cards],
-            "card_names": [c["name"] for c in cards],
-        }
+from atelier.games.inventors.edition import edition_data
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 EDITION_FILE = ROOT / "src" / "atelier" / "data" / "editions" / "inventors.json"
 
+KINDS = ["P2", "P3", "P4", "VP1", "VP2", "VP3", "AV", "AK", "ST"]  # spec 2.3 table order
 DISC = ["P", "C", "M", "Ma"]  # spec 1.2
 TEAMS = ["green", "blue", "yellow", "purple", "red"]  # edition order
 
