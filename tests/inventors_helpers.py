@@ -109,6 +109,37 @@ def make_setup(n: int, teams: list[int], costs: dict | None = None, types: dict 
     return Setup(data, ed, core.Game(ed, n, list(teams)))
 
 
+def random_setup(n: int, rng, teams: list[int] | None = None) -> Setup:
+    """A random edition that is valid by spec 2.6 (the default's ids, random numbers): start
+    levels 0..2 with the coverage invariant, goals 0..4, goal_vp 0..63, costs 0..7 (mostly
+    small) with card totals 1..28, types 0..5, token counts 0..15 totalling >= 48."""
+    data = default_data()
+    for team in data["inventors"]:
+        while True:
+            starts = [[rng.choice((0, 0, 1, 1, 2)) for _ in range(4)] for _ in range(4)]
+            if all(any(s[d] >= 1 for s in starts) for d in range(4)):
+                break
+        for inv, st in zip(team, starts):
+            inv["start"] = st
+            inv["goal"] = [rng.randint(0, 4) for _ in range(4)]
+            inv["goal_vp"] = rng.randint(0, 63)
+    for card in data["cards"]:
+        while True:
+            cost = [rng.choice((0, 0, 1, 1, 2, 2, 3, 4, 7)) for _ in range(4)]
+            if 1 <= sum(cost) <= 28:
+                break
+        card["cost"] = cost
+        card["type"] = rng.randint(0, 5)
+    while True:
+        counts = [rng.randint(0, 15) for _ in range(9)]
+        if sum(counts) >= 48:
+            break
+    data["token_count"] = counts
+    teams = teams if teams is not None else rng.sample(range(5), n)
+    ed = core.Edition(data)
+    return Setup(data, ed, core.Game(ed, n, list(teams)))
+
+
 def start_levels(s: Setup, seat: int) -> list[list[int]]:
     t = s.game.teams[seat]
     return [list(s.data["inventors"][t][i]["start"]) for i in range(4)]

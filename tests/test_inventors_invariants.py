@@ -17,7 +17,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from inventors_helpers import make_setup
+from inventors_helpers import make_setup, random_setup
 import inventors_model as model
 
 GAMES = 200          # Python-stepped games per player count (CI)
@@ -131,11 +131,10 @@ def check_state(st, game, data, teams, f):
     return details
 
 
-def play_python_game(n, seed, with_model=True):
+def play_python_game(n, seed, with_model=True, random_edition=False):
     rng = random.Random(seed)
-    teams = rng.sample(range(5), n)
-    s = make_setup(n, teams)
-    game, data = s.game, s.data
+    s = random_setup(n, rng) if random_edition else make_setup(n, rng.sample(range(5), n))
+    game, data, teams = s.game, s.data, list(s.game.teams)
     st = game.initial_state()
     ledger = Ledger(data, n)
     main_bound, total_bound = decision_bound(data, n)
@@ -210,6 +209,20 @@ def test_python_stepped_games(n):
 def test_python_stepped_games_slow(n):
     for g in range(SLOW_GAMES):
         play_python_game(n, 10 ** 6 + 1000 * n + g)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_python_stepped_games_random_editions(n):
+    """Editions far from the default (costs 0..7, start levels, token mixes, goal VP up to 63)."""
+    for g in range(GAMES // 4):
+        play_python_game(n, 5000 * n + g, random_edition=True)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_python_stepped_games_random_editions_slow(n):
+    for g in range(SLOW_GAMES):
+        play_python_game(n, 7 * 10 ** 6 + 1000 * n + g, random_edition=True)
 
 
 def check_random_games(n, games, seed):
