@@ -366,3 +366,12 @@ def test_junk_in_fields_and_documents_is_rejected_cleanly():
             atelier.load_position(junk_mutation(doc, rng))
         except atelier.InputError as exc:
             assert "\n" not in str(exc)
+
+
+def test_pickle_round_trip():
+    import pickle
+
+    for state in random_states(3, seed=12, every=40):
+        again = pickle.loads(pickle.dumps(state))
+        assert again == state and again.game.team_ids == state.game.team_ids
+        assert again.legal_moves() == state.legal_moves()
