@@ -366,3 +366,23 @@ def test_junk_in_fields_and_documents_is_rejected_cleanly():
             atelier.load_position(junk_mutation(doc, rng))
         except atelier.InputError as exc:
             assert "\n" not in str(exc)
+
+
+def test_pickle_round_trip():
+    import pickle
+
+    for state in random_states(3, seed=12, every=40):
+        again = pickle.loads(pickle.dumps(state))
+        assert again == state and again.game.team_ids == state.game.team_ids
+        assert again.legal_moves() == state.legal_moves()
+
+
+def test_misspelt_fields_are_rejected_not_ignored():
+    doc = mid_doc()
+    doc["seats"][0]["hnad"] = doc["seats"][0].pop("hand")
+    with pytest.raises(atelier.InputError, match=r"seats\[0\]\.hnad: unknown field"):
+        atelier.load_position(doc)
+    doc = mid_doc()
+    doc["comment"] = "annotations are allowed"
+    doc["display"][0]["_note"] = "so are _keys"
+    assert atelier.load_position(doc) == atelier.load_position(mid_doc())

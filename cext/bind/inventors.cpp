@@ -189,6 +189,40 @@ std::shared_ptr<PyState> make_state(const GamePtr& g, const State& s) {
 
 GamePtr game_of(const PyState& s) { return std::const_pointer_cast<Game>(s.game); }
 
+// Pickling (multiprocessing, caches): a Game is its edition, seat count and teams; a State is its
+// Game plus its bytes, re-validated on load like any bytes from outside.
+py::tuple game_state_tuple(const Game& g) {
+  std::vector<int> teams;
+  for (int p = 0; p < g.num_players(); p++) teams.push_back(g.team(p));
+  return py::make_tuple(edition_to_dict(g.edition()), g.num_players(), teams);
+}
+
+GamePtr game_from_tuple(const py::tuple& t) {
+  if (t.size() != 3) fail("pickle: bad Game state");
+  Edition ed = edition_from_dict(t[0].cast<py::dict>());
+  auto teams = t[2].cast<std::vector<int>>();
+  int n = t[1].cast<int>();
+  if (n < 2 || n > atelier::kMaxPlayers || (int)teams.size() != n) fail("pickle: bad Game state");
+  uint8_t tt[atelier::kMaxPlayers] = {};
+  for (int p = 0; p < n; p++) {
+    if (teams[p] < 0 || teams[p] >= kTeams) fail("pickle: bad Game state");
+    tt[p] = (uint8_t)teams[p];
+  }
+  return std::make_shared<Game>(ed, n, tt);
+}
+
+std::shared_ptr<PyState> state_from_bytes(const GamePtr& g, const py::bytes& b) {
+  std::string raw = b;
+  if (raw.size() != kStateBytes)
+    fail("bytes: expected " + std::to_string(kStateBytes) + " bytes, got " + std::to_string(raw.size()));
+  State s{};
+  std::memcpy(&s, raw.data(), kStateBytes);
+  std::string err = g->validate(s);
+  if (!err.empty()) fail(err);
+  if (g->compute_hash(s) != s.hash) fail("hash: does not match the state");
+  return make_state(g, s);
+}
+
 }  // namespace
 }  // namespace atelier::inventors::bind
 
@@ -273,6 +307,8 @@ void bind_inventors(py::module_& m) {
         for (int p = 0; p < g.num_players(); p++) t += (p ? "," : "") + g.edition().team_ids[g.team(p)];
         return "<inventors Game players=" + std::to_string(g.num_players()) + " teams=" + t + ">";
       })
+      .def(py::pickle([](const Game& g) { return game_state_tuple(g); },
+                      [](const py::tuple& t) { return game_from_tuple(t); }))
       .def("random_games", &random_games, py::arg("n"), py::arg("seed") = 0)
       .def("bench_core", &bench_core, py::arg("n_games"), py::arg("seed") = 0)
       .def("inventor_ids", [](const Game& g, int seat) {
@@ -363,17 +399,16 @@ void bind_inventors(py::module_& m) {
       .def("to_bytes", [](const PyState& s) {
         return py::bytes(reinterpret_cast<const char*>(&s.pos.st), kStateBytes);
       })
-      .def_static("from_bytes", [](const GamePtr& g, const py::bytes& b) {
-        std::string raw = b;
-        if (raw.size() != kStateBytes)
-          fail("bytes: expected " + std::to_string(kStateBytes) + " bytes, got " + std::to_string(raw.size()));
-        State s{};
-        std::memcpy(&s, raw.data(), kStateBytes);
-        std::string err = g->validate(s);
-        if (!err.empty()) fail(err);
-        if (g->compute_hash(s) != s.hash) fail("hash: does not match the state");
-        return make_state(g, s);
-      }, py::arg("game"), py::arg("data"))
+      .def_static("from_bytes", &state_from_bytes, py::arg("game"), py::arg("data"))
+      .def(py::pickle(
+          [](const PyState& s) {
+            return py::make_tuple(game_state_tuple(*s.game),
+                                  py::bytes(reinterpret_cast<const char*>(&s.pos.st), kStateBytes));
+          },
+          [](const py::tuple& t) {
+            if (t.size() != 2) fail("pickle: bad State state");
+            return state_from_bytes(game_from_tuple(t[0].cast<py::tuple>()), t[1].cast<py::bytes>());
+          }))
       .def("fields", [](const PyState& s) { return state_fields(*s.game, s.pos.st); })
       .def_static("from_fields", [](const GamePtr& g, const py::dict& d) {
         return make_state(g, state_from_fields(*g, d));

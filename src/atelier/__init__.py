@@ -25,8 +25,8 @@ try:
 except metadata.PackageNotFoundError:  # running from a source tree
     __version__ = "0.1.0"
 
-__all__ = ["open", "load_position", "dump_position", "position_dict", "examples", "InputError",
-           "GAMES", "__version__"]
+__all__ = ["open", "load_position", "dump_position", "position_dict", "examples", "ruleset",
+           "InputError", "GAMES", "__version__"]
 
 
 def open(game: str, players: int = 2, seed: int = 0, edition=None, teams=None):  # noqa: A001

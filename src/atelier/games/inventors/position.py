@@ -40,6 +40,19 @@ def _obj(v, field: str) -> dict:
     return v
 
 
+def _keys(obj: dict, allowed: tuple, field: str) -> None:
+    """Reject a misspelt key (a silently ignored "hnad" would load an empty hand). Keys starting
+    with "_" or named "comment" are free for notes."""
+    for key in obj:
+        if key not in allowed and not (isinstance(key, str) and (key.startswith("_") or key == "comment")):
+            where = f"{field}.{key}" if field else str(key)
+            _fail(where, f"unknown field (expected: {', '.join(allowed)})")
+
+
+TOP_KEYS = ("game", "format", "players", "teams", "age", "phase", "active", "statuette", "seats",
+            "display", "bag", "reward", "cards", "inventors")
+
+
 def _need(obj: dict, key: str, field: str):
     if key not in obj:
         _fail(field + key, "missing")
@@ -179,6 +192,7 @@ def _override(doc: dict, ed: dict, names: _Names) -> bool:
 def _seat(doc: dict, p: int, team: int, names: _Names, out: dict) -> None:
     field = f"seats[{p}]"
     s = _obj(doc, field)
+    _keys(s, ("seat", "team", "inventors", "hand", "won"), field)
     if "seat" in s and s["seat"] != p:
         _fail(field + ".seat", f"expected {p} (seats are listed in order)")
     team_id = names.ed["team_ids"][team]
@@ -193,6 +207,7 @@ def _seat(doc: dict, p: int, team: int, names: _Names, out: dict) -> None:
             _fail(f, f"not an inventor of team {team_id} ({', '.join(names.ed['inventor_ids'][team])})")
         i = ids.index(key.lower())
         inv = _obj(inv, f)
+        _keys(inv, ("levels", "busy"), f)
         levels[i] = _disc_vec(_need(inv, "levels", f + "."), f + ".levels", 4)
         b = inv.get("busy", False)
         if not isinstance(b, bool):
@@ -218,6 +233,7 @@ def _cubes(v, field: str, n: int) -> list[int]:
 
 def _display_card(d, j: int, n: int, names: _Names, ed: dict) -> dict:
     d = _obj(d, f"display[{j}]")
+    _keys(d, ("card", "tokens", "filled", "cubes", "placed"), f"display[{j}]")
     c = names.card_index(_need(d, "card", f"display[{j}]."), f"display[{j}].card")
     field = f"display[{ed['card_ids'][c]}]"
     cost = ed["cards"][c]["cost"]
@@ -256,6 +272,7 @@ def _display_card(d, j: int, n: int, names: _Names, ed: dict) -> dict:
 
 def _reward(r, n: int, names: _Names, ed: dict) -> dict:
     r = _obj(r, "reward")
+    _keys(r, ("card", "tokens", "left", "cubes", "seats", "index"), "reward")
     c = names.card_index(_need(r, "card", "reward."), "reward.card")
     tokens = r.get("tokens")
     if not isinstance(tokens, list) or len(tokens) != 2:
@@ -307,6 +324,7 @@ def position_from_dict(doc, edition=None):
     doc = _obj(doc, "position")
     if doc.get("game") != "inventors":
         _fail("game", f"expected \"inventors\", got {json.dumps(doc.get('game'))}")
+    _keys(doc, TOP_KEYS, "")
     if doc.get("format", FORMAT) != FORMAT:
         _fail("format", f"unsupported format {json.dumps(doc.get('format'))} (this version reads {FORMAT})")
     game, names = game_for(doc, edition)
