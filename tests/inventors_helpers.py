@@ -109,10 +109,11 @@ def make_setup(n: int, teams: list[int], costs: dict | None = None, types: dict 
     return Setup(data, ed, core.Game(ed, n, list(teams)))
 
 
-def random_setup(n: int, rng, teams: list[int] | None = None) -> Setup:
+def random_setup(n: int, rng, teams: list[int] | None = None, token_total: int | None = None) -> Setup:
     """A random edition that is valid by spec 2.6 (the default's ids, random numbers): start
     levels 0..2 with the coverage invariant, goals 0..4, goal_vp 0..63, costs 0..7 (mostly
-    small) with card totals 1..28, types 0..5, token counts 0..15 totalling >= 48."""
+    small) with card totals 1..28, types 0..5, token counts 0..15 totalling >= 48 (or exactly
+    token_total)."""
     data = default_data()
     for team in data["inventors"]:
         while True:
@@ -132,7 +133,7 @@ def random_setup(n: int, rng, teams: list[int] | None = None) -> Setup:
         card["type"] = rng.randint(0, 5)
     while True:
         counts = [rng.randint(0, 15) for _ in range(9)]
-        if sum(counts) >= 48:
+        if sum(counts) >= 48 and token_total in (None, sum(counts)):
             break
     data["token_count"] = counts
     teams = teams if teams is not None else rng.sample(range(5), n)

@@ -131,9 +131,42 @@ def check_state(st, game, data, teams, f):
     return details
 
 
-def play_python_game(n, seed, with_model=True, random_edition=False):
+def check_illegal(st, moves, texts):
+    """An illegal move (as text or number) raises ValueError and leaves the state unchanged."""
+    saved = st.to_bytes()
+    bad_texts = [x for x in ("rest", "avail", "take:card") if x not in texts]
+    for x in bad_texts[:1]:
+        with pytest.raises(ValueError):
+            st.apply(x)
+    bad = next(m for m in range(1 << 16) if m not in moves)
+    with pytest.raises(ValueError):
+        st.apply(bad)
+    assert st.to_bytes() == saved
+
+
+def check_transposition(st, texts):
+    """Two free plays of different kinds on different levels commute (8.12): same state, hash."""
+    free = [t for t in texts if t.startswith(("front:", "back:"))]
+    for a in free:
+        for b in free:
+            pa, pb = a.split(":"), b.split(":")
+            if pa[1] != pb[1] and pa[2:] != pb[2:]:
+                x, y = st.child(st.parse_move(a)), st.child(st.parse_move(b))
+                if b in [x.move_to_string(m).lower() for m in x.legal_moves()] and \
+                        a in [y.move_to_string(m).lower() for m in y.legal_moves()]:
+                    x.apply(x.parse_move(b))
+                    y.apply(y.parse_move(a))
+                    assert x == y and x.hash == y.hash == x.compute_hash()
+                    return True
+    return False
+
+
+def play_python_game(n, seed, with_model=True, random_edition=False, token_total=None):
     rng = random.Random(seed)
-    s = random_setup(n, rng) if random_edition else make_setup(n, rng.sample(range(5), n))
+    if random_edition:
+        s = random_setup(n, rng, token_total=token_total)
+    else:
+        s = make_setup(n, rng.sample(range(5), n))
     game, data, teams = s.game, s.data, list(s.game.teams)
     st = game.initial_state()
     ledger = Ledger(data, n)
@@ -146,6 +179,7 @@ def play_python_game(n, seed, with_model=True, random_edition=False):
         if st.is_terminal():
             assert f["phase"] == "TERMINAL" and f["age"] == 3 and st.legal_moves() == []
             assert ledger.completions == 3 * (n + 2)
+            assert sum(f["bag"]) == sum(data["token_count"]) - 6 * (n + 3)  # S10, 6.1.4
             win = sorted(st.winners())
             assert win == model.winners(details)
             ret = st.returns()
@@ -175,9 +209,13 @@ def play_python_game(n, seed, with_model=True, random_edition=False):
         texts = [st.move_to_string(m).lower() for m in moves]
         assert len(set(moves)) == len(moves)
         for m, t in zip(moves, texts):
-            assert st.parse_move(t) == m
+            assert st.parse_move(t) == m == st.parse_move(t.upper())
+        assert list(st.legal_moves_array()) == moves
+        check_illegal(st, moves, texts)
         if with_model:
             assert texts == model.legal_moves(data, teams, f), f
+        if decisions % 5 == 0:
+            check_transposition(st, texts)
         i = rng.randrange(len(moves))
         m, text = moves[i], texts[i]
         saved = st.to_bytes()
@@ -216,6 +254,12 @@ def test_python_stepped_games_random_editions(n):
     """Editions far from the default (costs 0..7, start levels, token mixes, goal VP up to 63)."""
     for g in range(GAMES // 4):
         play_python_game(n, 5000 * n + g, random_edition=True)
+
+
+def test_five_players_with_the_minimum_48_tokens():
+    """6.1.4: with T = 48 and n = 5 the three reveals draw every token; the bag ends empty."""
+    for g in range(20):
+        play_python_game(5, 9000 + g, random_edition=True, token_total=48)
 
 
 @pytest.mark.slow
