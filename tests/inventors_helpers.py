@@ -221,3 +221,21 @@ def play(st, text: str):
     assert text.lower() in legal, f"{text} not legal; legal: {legal}"
     st.apply(st.parse_move(text))
     return st
+
+
+def norm(f):
+    """fields() with the order-free parts sorted, for comparing with the model."""
+    g = dict(f)
+    g["display"] = [dict(d, tokens=sorted(d["tokens"]), filled=list(d["filled"]), cubes=list(d["cubes"]))
+                    for d in f["display"]]
+    g["won"] = [sorted(w) for w in f["won"]]
+    g["levels"] = [[list(r) for r in s] for s in f["levels"]]
+    g["busy"] = [[bool(b) for b in s] for s in f["busy"]]
+    g["hand"] = [list(h) for h in f["hand"]]
+    g["bag"] = list(f["bag"])
+    if f["reward"] is not None:
+        r = f["reward"]
+        g["reward"] = {"card": r["card"], "tokens": sorted(r["tokens"]),
+                       "left": {"card": bool(r["left"]["card"]), "tokens": sorted(r["left"]["tokens"])},
+                       "cubes": list(r["cubes"]), "seats": list(r["seats"]), "index": r["index"]}
+    return g

@@ -5,6 +5,7 @@ it with the core move by move.
 
 * ``suite_oracle`` / ``suite_dp``  spec 7.4 (brute force over star assignments / the DP).
 * ``score_detail`` / ``winners``   spec 7.1-7.5.
+* ``token_prob``                   spec 6.1.3 (probability of the token pairs of a reveal).
 * ``legal_moves``                  spec 5.2-5.6 in the canonical order of 8.13.
 * ``apply``                        spec 5.2-5.8 for every non-chance move.
 """
@@ -12,6 +13,8 @@ from __future__ import annotations
 
 import copy
 import itertools
+import math
+from fractions import Fraction
 
 KINDS = ["P2", "P3", "P4", "VP1", "VP2", "VP3", "AV", "AK", "ST"]
 DISC = ["P", "C", "M", "Ma"]
@@ -95,6 +98,33 @@ def winners(details) -> list[int]:
     tied = [s for s, x in enumerate(details) if x["total"] == top]
     most = max(details[s]["n_cards"] for s in tied)
     return [s for s in tied if details[s]["n_cards"] == most]
+
+
+# ---------------------------------------------------------------- chance (spec §6.1)
+
+def ff(x, m):
+    r = 1
+    for i in range(m):
+        r *= x - i
+    return r
+
+
+def token_prob(bag, pairs) -> Fraction:
+    """Spec 6.1.3: P = 2^u prod ff(c_k, m_k) / ff(B, 2K) for the ordered-by-card pairs."""
+    m = [0] * 9
+    u = 0
+    for a, b in pairs:
+        m[a] += 1
+        m[b] += 1
+        u += a != b
+    return Fraction(2 ** u * math.prod(ff(bag[k], m[k]) for k in range(9)), ff(sum(bag), 2 * len(pairs)))
+
+
+def reveal_text(s, cards, pairs):
+    """Reveal notation (contract): K cards ascending, each pair sorted by kind."""
+    data = s.data
+    return "reveal:" + ",".join(
+        f"{data['card_ids'][c]}={KINDS[min(p)]}+{KINDS[max(p)]}" for c, p in zip(cards, pairs))
 
 
 # ---------------------------------------------------------------- moves (spec §5)

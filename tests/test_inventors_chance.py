@@ -11,7 +11,7 @@ from fractions import Fraction
 import pytest
 
 from inventors_helpers import KINDS, make_setup, random_setup
-from test_inventors_scenarios import reveal_text, token_prob
+from inventors_model import reveal_text, token_prob
 
 
 def reveal_of(s, f):

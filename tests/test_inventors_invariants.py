@@ -17,7 +17,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from inventors_helpers import make_setup, random_setup
+from inventors_helpers import make_setup, norm, random_setup
 import inventors_model as model
 
 GAMES = 200          # Python-stepped games per player count (CI)
@@ -34,24 +34,6 @@ def decision_bound(data, n):
     t = [max(sum(c["cost"]) for c in data["cards"] if c["age"] == a) for a in (1, 2, 3)]
     main = sum(2 * K * ta for ta in t) + 12 * n
     return main, main + 48 + 3 * 3 * (n + 2)
-
-
-def norm(f):
-    """fields() with the order-free parts sorted, for comparing with the model."""
-    g = dict(f)
-    g["display"] = [dict(d, tokens=sorted(d["tokens"]), filled=list(d["filled"]), cubes=list(d["cubes"]))
-                    for d in f["display"]]
-    g["won"] = [sorted(w) for w in f["won"]]
-    g["levels"] = [[list(r) for r in s] for s in f["levels"]]
-    g["busy"] = [[bool(b) for b in s] for s in f["busy"]]
-    g["hand"] = [list(h) for h in f["hand"]]
-    g["bag"] = list(f["bag"])
-    if f["reward"] is not None:
-        r = f["reward"]
-        g["reward"] = {"card": r["card"], "tokens": sorted(r["tokens"]),
-                       "left": {"card": bool(r["left"]["card"]), "tokens": sorted(r["left"]["tokens"])},
-                       "cubes": list(r["cubes"]), "seats": list(r["seats"]), "index": r["index"]}
-    return g
 
 
 class Ledger:

@@ -14,9 +14,8 @@ from functools import lru_cache
 
 import pytest
 
-from inventors_helpers import make_setup
+from inventors_helpers import make_setup, norm
 import inventors_model as model
-from test_inventors_invariants import norm
 
 GOLDEN = pathlib.Path(__file__).parent / "golden" / "inventors_perft.json"
 POSITIONS = json.loads(GOLDEN.read_text())["positions"]

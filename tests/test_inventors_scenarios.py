@@ -4,18 +4,16 @@ inventors_helpers.py); scenario costs given inline in the spec are forced throug
 even where they equal the default, so the test states its own premises."""
 from __future__ import annotations
 
-import math
 import random
 from fractions import Fraction
 
 import pytest
 
-from inventors_helpers import (KINDS, card_index, kind, main_fields, make_setup, moves_text,
-                               play, team_index)
-from inventors_model import reward_order, score_detail, suite_dp, suite_oracle
+from inventors_helpers import kind, main_fields, make_setup, moves_text, play
+from inventors_model import (reveal_text, reward_order, score_detail, suite_dp, suite_oracle,
+                             token_prob)
 
 GREEN, BLUE, YELLOW, PURPLE, RED = range(5)
-P, C, M, MA = range(4)
 
 
 def fields(st):
@@ -524,29 +522,6 @@ def test_s17_final_score_and_tie_breaks():
 
 
 # ------------------------------------------------------------------------------ S18
-
-def ff(x, m):
-    r = 1
-    for i in range(m):
-        r *= x - i
-    return r
-
-
-def token_prob(bag, pairs) -> Fraction:
-    """Spec 6.1.3: P = 2^u prod ff(c_k, m_k) / ff(B, 2K) for the ordered-by-card pairs."""
-    m = [0] * 9
-    u = 0
-    for a, b in pairs:
-        m[a] += 1
-        m[b] += 1
-        u += a != b
-    return Fraction(2 ** u * math.prod(ff(bag[k], m[k]) for k in range(9)), ff(sum(bag), 2 * len(pairs)))
-
-
-def reveal_text(s, cards, pairs):
-    return "reveal:" + ",".join(
-        f"{s.data['card_ids'][c]}={KINDS[min(p)]}+{KINDS[max(p)]}" for c, p in zip(cards, pairs))
-
 
 def test_s18_chance_probabilities():
     full = [12, 8, 6, 4, 4, 4, 4, 5, 5]
