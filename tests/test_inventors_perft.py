@@ -2,7 +2,7 @@
 
 1. The golden file (tests/golden/inventors_perft.json, made by tools/make_perft.py) is recomputed
    through the core: leaf counts at depth 1-3 (a chance node or terminal state is one leaf).
-2. Depth 1-2 are recomputed by the independent plain-Python model (inventors_model.py, written
+2. Depth 1-2 (and 3 for trees of <= 3000 leaves) are recomputed by the independent plain-Python model (inventors_model.py, written
    from spec §5: free plays, WORK with AK extras, REST, rewards), which generates AND applies the
    moves itself. This is the test that catches move-generation bugs in the core.
 """
@@ -72,3 +72,5 @@ def test_perft_model(p):
     teams = list(p["teams"])
     assert model.legal_moves(s.data, teams, f) == [st.move_to_string(m).lower() for m in st.legal_moves()]
     assert [model_perft(s.data, teams, f, d) for d in (1, 2)] == p["perft"][:2]
+    if p["perft"][2] <= 3000:  # small trees: depth 3 too
+        assert model_perft(s.data, teams, f, 3) == p["perft"][2]
