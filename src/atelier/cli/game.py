@@ -121,7 +121,7 @@ def examples():
 @main.command()
 @click.option("--game", type=click.Choice(GAMES, case_sensitive=False), default="inventors", show_default=True)
 @click.option("--players", "-n", type=click.IntRange(2, 5), default=4, show_default=True)
-@click.option("--games", "n_games", type=click.IntRange(1), default=2000, show_default=True)
+@click.option("--games", "n_games", type=click.IntRange(1), default=20000, show_default=True)
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @run_guarded
