@@ -207,6 +207,9 @@ void bind_inventors(py::module_& m) {
         g->sample_reveal(s, rng);
         return make_state(g, s);
       }, py::arg("seed") = py::none())
+      // The Game itself: atelier.open() briefly returned a wrapper with .core; code written
+      // against it (game.core.initial_state()) keeps working.
+      .def_property_readonly("core", [](py::object self) { return self; })
       .def_property_readonly("team_ids", [](const Game& g) {
         std::vector<std::string> t;
         for (int p = 0; p < g.num_players(); p++) t.push_back(g.edition().team_ids[g.team(p)]);
