@@ -51,9 +51,11 @@ def mid(state) -> bool:
 
 
 def late(state) -> bool:
-    # Deterministic (Age III is the last reveal) and small: 3 cards left, few empty spaces.
+    # Deterministic (Age III is the last reveal) and small enough for exact search (about 70,000
+    # expectimax nodes): 3 cards left, few empty spaces, few tokens to play (each multiplies moves).
     f = state.fields()
-    return f["age"] == 3 and f["phase"] == "MAIN" and len(f["display"]) == 3 and empty_spaces(state) <= 9
+    return (f["age"] == 3 and f["phase"] == "MAIN" and len(f["display"]) == 3
+            and empty_spaces(state) <= 8 and sum(map(sum, f["hand"])) <= 2)
 
 
 def first(players: int, done, seeds=range(1, 200)):

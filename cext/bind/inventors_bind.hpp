@@ -40,4 +40,8 @@ py::dict edition_to_dict(const Edition& ed);
 py::dict state_fields(const Game& g, const State& s);
 State state_from_fields(const Game& g, const py::dict& d);
 
+// Whole games in C++ without the GIL (inventors_play.cpp).
+py::dict random_games(const std::shared_ptr<Game>& g, long n_games, uint64_t seed);
+py::dict bench_core(const std::shared_ptr<Game>& g, long n_games, uint64_t seed);
+
 }  // namespace atelier::inventors::bind

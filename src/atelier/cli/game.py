@@ -55,7 +55,9 @@ def new(game, players, seed, teams, edition):
 @EDITION
 @run_guarded
 def show(pos, color, width, edition):
-    """Show the position POS as a readable board. POS: file, '-' (stdin) or example:NAME."""
+    """Show the position POS as a readable board.
+
+    POS: a file, '-' (stdin) or example:NAME."""
     state = read_position(pos, edition)
     if color is None:
         color = sys.stdout.isatty()
@@ -69,7 +71,9 @@ def show(pos, color, width, edition):
 @EDITION
 @run_guarded
 def moves(pos, as_json, edition):
-    """List the legal moves in POS, one per line in notation (docs/notation.md)."""
+    """List the legal moves in POS, one per line.
+
+    Moves are in notation (docs/notation.md). POS: a file, '-' (stdin) or example:NAME."""
     state = read_position(pos, edition)
     ms = state.legal_moves()
     texts = [state.move_to_string(m) for m in ms]
@@ -93,7 +97,10 @@ def moves(pos, as_json, edition):
 @EDITION
 @run_guarded
 def apply(pos, moves, seed, edition):
-    """Apply MOVEs (notation, or reveal:... at a chance node) to POS; print the new position."""
+    """Apply MOVEs to POS and print the new position.
+
+    MOVEs are in notation (docs/notation.md); at a chance node give a reveal:... or --seed.
+    POS: a file, '-' (stdin) or example:NAME."""
     state = read_position(pos, edition)
     draws = 0
 
@@ -121,7 +128,7 @@ def examples():
 @main.command()
 @click.option("--game", type=click.Choice(GAMES, case_sensitive=False), default="inventors", show_default=True)
 @click.option("--players", "-n", type=click.IntRange(2, 5), default=4, show_default=True)
-@click.option("--games", "n_games", type=click.IntRange(1), default=2000, show_default=True)
+@click.option("--games", "n_games", type=click.IntRange(1), default=20000, show_default=True)
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @run_guarded

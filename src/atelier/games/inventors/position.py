@@ -1,4 +1,4 @@
-"""Position JSON, format 1 (docs/positions.md): names and card ids a person can read and edit.
+"""Position JSON, format 1 (docs/positions.md), loading: names and card ids a person can read and edit.
 
 Loading turns names into the core's indices with one-line errors (`display[I04].filled.P: 3
 exceeds the card's cost 2`), then the C++ side range-checks and runs the spec 4.1 validation.
@@ -12,6 +12,7 @@ import json
 from ..._core import inventors as core
 from ...errors import InputError
 from .edition import TOKEN_KINDS, edition_from_data, load_edition
+from .position_dump import position_dict  # noqa: F401  (re-exported: load and dump in one place)
 
 FORMAT = 1
 DISC = tuple(core.DISCIPLINES)  # "P", "C", "M", "Ma"
@@ -58,60 +59,6 @@ def _need(obj: dict, key: str, field: str):
         _fail(field + key, "missing")
     return obj[key]
 
-
-# ---- dump ------------------------------------------------------------------------------------
-
-def _disc(vec) -> dict:
-    return dict(zip(DISC, vec))
-
-
-def _kinds(counts, keep_zero: bool = False) -> dict:
-    return {k: c for k, c in zip(TOKEN_KINDS, counts) if c or keep_zero}
-
-
-def position_dict(state) -> dict:
-    """The format-1 position of a core State as a plain dict (see docs/positions.md)."""
-    game, f = state.game, state.fields()
-    ed = game.edition.to_dict()
-    cid, tid = ed["card_ids"], ed["team_ids"]
-    n = game.players
-    seats, shown = [], set()
-    for p in range(n):
-        team = game.teams[p]
-        invs = {
-            ed["inventor_ids"][team][i]: {"levels": _disc(f["levels"][p][i]), "busy": f["busy"][p][i]}
-            for i in range(4)
-        }
-        shown.update(f["won"][p])
-        seats.append({"seat": p, "team": tid[team], "inventors": invs,
-                      "hand": _kinds(f["hand"][p]), "won": [cid[c] for c in f["won"][p]]})
-    display = []
-    for d in f["display"]:
-        shown.add(d["card"])
-        display.append({"card": cid[d["card"]], "tokens": [TOKEN_KINDS[k] for k in d["tokens"]],
-                        "filled": _disc(d["filled"]), "cubes": d["cubes"]})
-    reward = None
-    if f["reward"] is not None:
-        r = f["reward"]
-        shown.add(r["card"])
-        left = (["card"] if r["left"]["card"] else []) + [TOKEN_KINDS[k] for k in r["left"]["tokens"]]
-        reward = {"card": cid[r["card"]], "tokens": [TOKEN_KINDS[k] for k in r["tokens"]],
-                  "left": left, "cubes": r["cubes"], "seats": r["seats"], "index": r["index"]}
-    cards = {cid[c]: {"name": ed["card_names"][c], **ed["cards"][c]} for c in sorted(shown)}
-    inventors = {}
-    for team in game.teams:
-        for i in range(4):
-            inventors[ed["inventor_ids"][team][i]] = {"name": ed["inventor_names"][team][i],
-                                                       **ed["inventors"][team][i]}
-    return {
-        "game": "inventors", "format": FORMAT, "players": n, "teams": [tid[t] for t in game.teams],
-        "age": f["age"], "phase": f["phase"], "active": f["active"], "statuette": f["statuette"],
-        "seats": seats, "display": display, "bag": _kinds(f["bag"], keep_zero=True), "reward": reward,
-        "cards": cards, "inventors": inventors,
-    }
-
-
-# ---- load ------------------------------------------------------------------------------------
 
 class _Names:
     """Name -> index lookups for one edition (ids are case-insensitive, like the notation)."""
