@@ -186,6 +186,7 @@ def play_python_game(n, seed, with_model=True, random_edition=False, token_total
             continue
         moves = st.legal_moves()
         assert moves, "decision point without a legal move"
+        assert len(moves) <= (498 if f["phase"] == "MAIN" else 3)  # 8.12
         assert st.current_player == (f["active"] if f["phase"] == "MAIN"
                                      else f["reward"]["seats"][f["reward"]["index"]])
         texts = [st.move_to_string(m).lower() for m in moves]
@@ -201,10 +202,13 @@ def play_python_game(n, seed, with_model=True, random_edition=False, token_total
         i = rng.randrange(len(moves))
         m, text = moves[i], texts[i]
         saved = st.to_bytes()
+        other = st.clone()
+        other.apply(moves[rng.randrange(len(moves))])  # mutating a clone ...
+        assert st.to_bytes() == saved                  # ... leaves the original unchanged
         clone = st.clone()
-        assert clone == st
+        assert clone == st and clone.hash == st.hash
         st.apply(m)
-        assert clone.to_bytes() == saved  # the clone is independent of the original
+        assert clone.to_bytes() == saved  # and the other way round
         clone.apply(m)
         assert clone == st
         after = st.fields()
