@@ -143,7 +143,21 @@ def check_transposition(st, texts):
     return False
 
 
-def play_python_game(n, seed, with_model=True, random_edition=False, token_total=None):
+def choose(rng, texts, policy):
+    """Index of the move to play. "uniform": any legal move. "hoard": take tokens rather than
+    cards, and mostly skip free plays, so hands grow large and move lists get long."""
+    if policy == "hoard":
+        tokens = [i for i, t in enumerate(texts) if t.startswith("take:") and t != "take:card"]
+        if tokens:
+            return rng.choice(tokens)
+        main = [i for i, t in enumerate(texts) if t.startswith(("work", "rest"))]
+        if main and rng.random() < 0.9:
+            return rng.choice(main)
+    return rng.randrange(len(texts))
+
+
+def play_python_game(n, seed, with_model=True, random_edition=False, token_total=None,
+                     policy="uniform"):
     rng = random.Random(seed)
     if random_edition:
         s = random_setup(n, rng, token_total=token_total)
@@ -199,7 +213,7 @@ def play_python_game(n, seed, with_model=True, random_edition=False, token_total
             assert texts == model.legal_moves(data, teams, f), f
         if decisions % 5 == 0:
             check_transposition(st, texts)
-        i = rng.randrange(len(moves))
+        i = choose(rng, texts, policy)
         m, text = moves[i], texts[i]
         saved = st.to_bytes()
         other = st.clone()
@@ -240,6 +254,13 @@ def test_python_stepped_games_random_editions(n):
     """Editions far from the default (costs 0..7, start levels, token mixes, goal VP up to 63)."""
     for g in range(GAMES // 4):
         play_python_game(n, 5000 * n + g, random_edition=True)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_python_stepped_games_hoarding(n):
+    """Large hands: long free-play lists, AK on most WORKs, levels pushed to 4."""
+    for g in range(GAMES // 4):
+        play_python_game(n, 3000 * n + g, policy="hoard", random_edition=g % 2 == 1)
 
 
 def test_five_players_with_the_minimum_48_tokens():
