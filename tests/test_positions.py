@@ -10,7 +10,7 @@ import pytest
 
 import atelier
 from atelier._core import inventors as core
-from atelier.games.inventors.edition import edition_data, load_edition
+from atelier.games.inventors.edition import edition_data, edition_from_data, load_edition
 
 
 def random_states(players, seed, every=7):
@@ -386,3 +386,14 @@ def test_misspelt_fields_are_rejected_not_ignored():
     doc["comment"] = "annotations are allowed"
     doc["display"][0]["_note"] = "so are _keys"
     assert atelier.load_position(doc) == atelier.load_position(mid_doc())
+
+
+def test_junk_in_an_edition_is_an_input_error():
+    rng = random.Random(9)
+    base = default_doc()
+    for _ in range(1500):
+        doc = junk_mutation(copy.deepcopy(base), rng)
+        try:
+            edition_from_data(edition_data(doc))
+        except atelier.InputError as exc:
+            assert "\n" not in str(exc) and str(exc).startswith("edition ")

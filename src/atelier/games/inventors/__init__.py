@@ -28,6 +28,8 @@ def open_game(players: int = 2, seed: int = 0, edition=None, teams=None):
     else:
         if isinstance(teams, str):
             teams = [t.strip() for t in teams.split(",") if t.strip()]
+        if not isinstance(teams, (list, tuple)):
+            raise InputError(f"teams: expected a list of team ids, got {teams!r}")
         if len(teams) != players:
             raise InputError(f"teams: expected {players} teams, one per seat, got {len(teams)}")
         lower = [t.lower() for t in ids]

@@ -168,7 +168,7 @@ def edition_data(doc) -> dict:
         _fail("file", "expected a JSON object")
     if doc.get("game") != "inventors":
         _fail("game", f"expected \"inventors\", got {json.dumps(doc.get('game'))}")
-    if "disciplines" in doc and list(doc["disciplines"]) != list(DISCIPLINES):
+    if "disciplines" in doc and doc["disciplines"] != list(DISCIPLINES):
         _fail("disciplines", f"must be {list(DISCIPLINES)} in this order (spec 1.2)")
     out = {k: [] for k in ("inventors", "cards", "team_ids", "inventor_ids", "inventor_names",
                            "card_ids", "card_names")}
