@@ -71,6 +71,7 @@ class Game {
   uint64_t start_levels_[kMaxPlayers];   // packed like State::levels
   uint64_t goal_levels_[kMaxPlayers];
   int goal_vp_[kMaxPlayers][kInventorsPerTeam];
+  uint32_t cost32_[kCards];  // card costs, one discipline per byte (SWAR move generation)
 
   void work(State& s, unsigned card, unsigned inv, unsigned extra) const;
   void complete(State& s, int slot) const;
