@@ -790,8 +790,11 @@ cdef int xsearch(AnyPos* s, XCtx* x, double* out, int bq, double bound, int* bes
     once it proves out[bq] < bound (the ancestor will discard this node). 0 = exact, -1 = abort.
     """
     cdef int np_ = x.np, w = 3 * x.np
-    cdef int i, j, k, q, p, st, n, best_idx, g, dummy
-    cdef uint64_t key, slot
+    cdef int i, j, k, q, p, st, n, best_idx, dummy, nord
+    cdef Move g
+    cdef uint16_t order[1024]
+    cdef uint8_t mark[1024]
+    cdef uint64_t key, slot, key2
     cdef Move mv[CHANCE_CAP]
     cdef double pr[CHANCE_CAP]
     cdef double tmp[24]
@@ -846,27 +849,45 @@ cdef int xsearch(AnyPos* s, XCtx* x, double* out, int bq, double bound, int* bes
         p = s.current_player()
         s.legal_moves(ml)
         n = ml.size
-        g = -1
-        if x.ordering and n > 1:
+        # Move order: with ordering 1, the moves whose result is already in the table first
+        # (free, and they give the pruning a bound early); with 2, the ruleset's greedy move
+        # first; then the rest in canonical order. The tie rule does not depend on it.
+        nord = 0
+        if x.ordering == 1 and n > 1:
+            for i in range(n):
+                child = s[0]
+                child.apply(ml.moves[i])
+                if not child.is_terminal():
+                    key2 = child.hash()
+                    if x.tt_used[key2 & x.tt_mask] and x.tt_key[key2 & x.tt_mask] == key2:
+                        order[nord] = <uint16_t>i
+                        nord += 1
+                        mark[i] = 1
+                        continue
+                mark[i] = 0
+            if nord:
+                for i in range(n):
+                    if not mark[i]:
+                        order[nord] = <uint16_t>i
+                        nord += 1
+            else:
+                nord = 0
+        elif x.ordering == 2 and n > 1:
             rng.reseed(0)
             g = s.greedy_move(rng)
+            order[0] = 0
             for i in range(n):
                 if ml.moves[i] == g:
-                    g = i
-                    break
-            else:
-                g = -1
+                    order[0] = <uint16_t>i
+            nord = 1
+            for i in range(n):
+                if i != order[0]:
+                    order[nord] = <uint16_t>i
+                    nord += 1
         best_idx = -1
         bestv = -1e300
-        for j in range(-1, n):
-            if j == -1:
-                if g < 0:
-                    continue
-                i = g
-            else:
-                i = j
-                if i == g:
-                    continue
+        for j in range(n):
+            i = order[j] if nord else j
             if best_idx >= 0 and x.prune and bestv >= 1.0 - TIE and i > best_idx:
                 continue  # cannot beat a certain win, and loses the tie to the earlier move
             child = s[0]
@@ -942,7 +963,7 @@ cdef int xroot(AnyPos* root, XCtx* x, double* vals, int* line, int* line_chance,
 
 
 def expectimax_search(state, int64_t max_nodes=10000000, str objective="win",
-                      bint paranoid=False, bint prune=True, bint ordering=True,
+                      bint paranoid=False, bint prune=True, int ordering=1,
                       int tt_bits=0):
     """Exact search from a decision node. Returns a dict: moves (per root move: move,
     objective, win, score vectors), best (index), line [(move, is_chance)], nodes, tt_hits,

@@ -57,7 +57,7 @@ def test_two_players_equals_expectiminimax(cfg, objective):
 def test_pruning_and_ordering_do_not_change_values(cfg):
     s = dealt(*cfg)
     ref = solvers.expectimax(s, prune=False, ordering=False)
-    for prune, ordering in ((True, False), (False, True), (True, True)):
+    for prune, ordering in ((True, False), (False, True), (True, True), (True, "greedy")):
         x = solvers.expectimax(s, prune=prune, ordering=ordering)
         assert x.best_index == ref.best_index
         for a, b in zip(x.moves, ref.moves):

@@ -333,9 +333,12 @@ def expectimax(state, max_nodes=DEFAULT_MAX_NODES, objective="win", paranoid=Fal
         raise InputError(f"max_nodes: expected a positive integer, got {max_nodes!r}")
     if objective not in ("win", "margin"):
         raise InputError(f"objective: expected 'win' or 'margin', got {objective!r}")
+    if ordering not in (False, True, "table", "greedy"):
+        raise InputError(f"ordering: expected True/'table', 'greedy' or False, got {ordering!r}")
     players, cur, _ = _check_decision(state)
     r = engine.expectimax_search(state, max_nodes=max_nodes, objective=objective,
-                                 paranoid=bool(paranoid), prune=bool(prune), ordering=bool(ordering))
+                                 paranoid=bool(paranoid), prune=bool(prune),
+                                 ordering={False: 0, True: 1, "table": 1, "greedy": 2}[ordering])
     if r["aborted"] == 1:
         raise TooLarge(r["nodes"])
     if r["aborted"] == 2:
