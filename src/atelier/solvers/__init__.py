@@ -381,15 +381,15 @@ def greedy_move(state, seed=0) -> int:
     return engine.greedy_move(state, seed & ((1 << 64) - 1))
 
 
-BOT_NAMES = ("random", "greedy", "mcts[:N|:Ts]", "ismcts[:N|:Ts]")
+BOT_NAMES = ("random", "greedy", "mcts[:N|:Ts][:greedy]", "ismcts[:N|:Ts][:greedy]")
 
 
 class Bot:
     """A player for matches: `choose(state, seed) -> move`."""
 
-    def __init__(self, spec: str, kind: str, iterations=None, time=None, threads=1):
+    def __init__(self, spec: str, kind: str, iterations=None, time=None, threads=1, rollout="random"):
         self.spec, self.kind = spec, kind
-        self.iterations, self.time, self.threads = iterations, time, threads
+        self.iterations, self.time, self.threads, self.rollout = iterations, time, threads, rollout
 
     def choose(self, state, seed: int) -> int:
         if self.kind == "random":
@@ -398,7 +398,7 @@ class Bot:
             return greedy_move(state, seed)
         search = mcts if self.kind == "mcts" else ismcts
         return search(state, iterations=self.iterations, time=self.time, threads=self.threads,
-                      seed=seed).best_move
+                      seed=seed, rollout=self.rollout).best_move
 
     def __repr__(self):
         return f"Bot({self.spec!r})"
@@ -406,7 +406,8 @@ class Bot:
 
 def make_bot(spec: str, threads: int = 1) -> Bot:
     """A bot from its name: random, greedy, mcts[:N] (N iterations per move, default 1000),
-    mcts:Ts (T seconds per move, e.g. mcts:1s), ismcts[:N|:Ts]."""
+    mcts:Ts (T seconds per move, e.g. mcts:1s), ismcts[:N|:Ts]; a final `:greedy` makes the
+    search's playouts use the greedy bot instead of uniform random moves."""
     if not isinstance(spec, str):
         raise InputError(f"bot: expected a name, got {spec!r}")
     text = spec.strip().lower()
@@ -414,18 +415,21 @@ def make_bot(spec: str, threads: int = 1) -> Bot:
     if name in ("random", "greedy") and not arg:
         return Bot(text, name)
     if name in ("mcts", "ismcts"):
+        rollout = "random"
+        if arg == "greedy" or arg.endswith(":greedy"):
+            rollout, arg = "greedy", arg[:-len("greedy")].rstrip(":")
         if not arg:
-            return Bot(text, name, iterations=1000, threads=threads)
+            return Bot(text, name, iterations=1000, threads=threads, rollout=rollout)
         try:
             if arg.endswith("s"):
                 t = float(arg[:-1])
                 if not math.isfinite(t) or t <= 0:
                     raise ValueError
-                return Bot(text, name, time=t, threads=threads)
+                return Bot(text, name, time=t, threads=threads, rollout=rollout)
             n = int(arg)
             if n < 1:
                 raise ValueError
-            return Bot(text, name, iterations=n, threads=threads)
+            return Bot(text, name, iterations=n, threads=threads, rollout=rollout)
         except ValueError:
             raise InputError(f"bot '{spec}': budget must be a positive iteration count (mcts:2000) "
                              f"or seconds (mcts:1s)") from None
