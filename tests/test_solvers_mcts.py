@@ -63,7 +63,7 @@ def test_time_budget_and_progress():
     s = dealt(4, 8, 3, 4, 1, 0)
     seen = []
     r = solvers.mcts(s, time=0.2, seed=1, progress=seen.append)
-    assert 0.15 <= r.seconds < 1.0
+    assert 0.15 <= r.seconds < 2.0
     assert seen and seen[-1] == 1.0 and r.iterations > 100
 
 
