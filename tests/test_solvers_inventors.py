@@ -136,7 +136,18 @@ def test_cli_suggest_endgame_play(tmp_path):
     out = tmp_path / "res.json"
     r = run(main, ["play", "--bots", "greedy,random", "--games", "4", "--out", str(out), "--json"])
     assert r.exit_code == 0 and json.loads(out.read_text())["games"] == 4
-    for args, word in ((["suggest", str(start), "--iterations", "0"], "iterations"),
+    g = atelier.open("inventors", players=3, seed=2)
+    chance = tmp_path / "chance.json"
+    chance.write_text(atelier.dump_position(g.core.initial_state()))
+    s = g.start()
+    rnd = random.Random(1)
+    while not s.is_terminal():
+        s.sample_chance(rnd.randrange(1000)) if s.is_chance() else s.apply(rnd.choice(s.legal_moves()))
+    over = tmp_path / "over.json"
+    over.write_text(atelier.dump_position(s))
+    for args, word in ((["suggest", str(chance)], "chance"), (["endgame", str(chance)], "chance"),
+                       (["suggest", str(over)], "over"), (["endgame", str(over)], "over"),
+                       (["suggest", str(start), "--iterations", "0"], "iterations"),
                        (["suggest", str(start), "--time", "-1"], "time"),
                        (["suggest", str(start), "--threads", "0"], "threads"),
                        (["endgame", str(start), "--max-nodes", "0"], "max_nodes"),
