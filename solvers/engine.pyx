@@ -243,7 +243,7 @@ cdef int core_alloc(Core* c, int np, int64_t cap) noexcept nogil:
     c.player = <int8_t*>malloc(sizeof(int8_t) * cap)
     c.kind = <int8_t*>malloc(sizeof(int8_t) * cap)
     c.aux = <uint32_t*>malloc(sizeof(uint32_t) * cap)
-    c.keycap = cap // 8 + 16
+    c.keycap = cap // 4 + 16
     c.keys = <uint64_t*>malloc(sizeof(uint64_t) * c.keycap)
     c.legalbits = <uint64_t*>calloc(1024, sizeof(uint64_t))
     if (c.val == NULL or c.visits == NULL or c.first_child == NULL or c.next_sib == NULL

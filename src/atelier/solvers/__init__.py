@@ -136,7 +136,7 @@ def _search(algorithm, state, iterations, time, threads, seed, reward, memory_mb
     if iterations is None and time is None:
         iterations = DEFAULT_ITERATIONS
     seed &= (1 << 64) - 1
-    node_bytes = engine.node_bytes(players) + 1   # + the chance-key side table, amortised
+    node_bytes = engine.node_bytes(players) + 2   # + the chance-key side table (cap / 4 words)
     cap = int(memory_mb * 2**20) // threads // node_bytes
     shares = None
     if iterations is not None:
