@@ -208,7 +208,9 @@ cdef struct Core:
     int8_t* player       # player to move here (set with the kind)
     int8_t* kind
     uint32_t* aux        # ISMCTS availability count, or index into keys for chance children
-    uint64_t* keys       # sampled-chance children: outcome seed (MCTS) / observer key (ISMCTS)
+    uint64_t* keys       # side table (aux = index): chance children's outcome seed (MCTS) or
+                         # observer key (ISMCTS); ISMCTS opponent-move classes' observer key
+    uint32_t* keyavail   # side table: availability count of an ISMCTS opponent-move class
     int64_t nkeys, keycap
     uint64_t* legalbits  # 65536-bit scratch set of legal moves (ISMCTS)
     # parameters
@@ -245,10 +247,12 @@ cdef int core_alloc(Core* c, int np, int64_t cap) noexcept nogil:
     c.aux = <uint32_t*>malloc(sizeof(uint32_t) * cap)
     c.keycap = cap // 4 + 16
     c.keys = <uint64_t*>malloc(sizeof(uint64_t) * c.keycap)
+    c.keyavail = <uint32_t*>malloc(sizeof(uint32_t) * c.keycap)
     c.legalbits = <uint64_t*>calloc(1024, sizeof(uint64_t))
     if (c.val == NULL or c.visits == NULL or c.first_child == NULL or c.next_sib == NULL
             or c.move == NULL or c.n_moves == NULL or c.n_children == NULL or c.player == NULL
-            or c.kind == NULL or c.aux == NULL or c.keys == NULL or c.legalbits == NULL):
+            or c.kind == NULL or c.aux == NULL or c.keys == NULL or c.keyavail == NULL
+            or c.legalbits == NULL):
         return -1
     return 0
 
@@ -256,8 +260,8 @@ cdef int core_alloc(Core* c, int np, int64_t cap) noexcept nogil:
 cdef void core_free(Core* c) noexcept nogil:
     free(c.val); free(c.visits); free(c.first_child); free(c.next_sib); free(c.move)
     free(c.n_moves); free(c.n_children); free(c.player); free(c.kind); free(c.aux)
-    free(c.keys); free(c.legalbits); free(c.rs)
-    c.val = NULL; c.rs = NULL; c.keys = NULL; c.legalbits = NULL
+    free(c.keys); free(c.keyavail); free(c.legalbits); free(c.rs)
+    c.val = NULL; c.rs = NULL; c.keys = NULL; c.keyavail = NULL; c.legalbits = NULL
 
 
 cdef inline int32_t new_node(Core* c, Move m) noexcept nogil:
@@ -523,6 +527,11 @@ cdef int ismcts_iteration(AnyPos* root, Core* c, Rng* rng) noexcept nogil:
                 c.keys[c.nkeys] = key
                 c.nkeys += 1
                 add_child(c, node, ch)
+        elif s.current_player() != c.observer:
+            ch = ismcts_opponent(&s, c, node, rng)
+            if ch < 0:
+                c.full = 1
+                return 1
         else:
             # Children available in this determinization get an availability count; an
             # untried legal move is expanded first (canonical order).
@@ -561,6 +570,79 @@ cdef int ismcts_iteration(AnyPos* root, Core* c, Rng* rng) noexcept nogil:
     terminal_reward(&s, c, win, reward, sc)
     backup(c, depth, win, reward, sc)
     return 0
+
+
+cdef int32_t ismcts_opponent(AnyPos* s, Core* c, int32_t node, Rng* rng) noexcept nogil:
+    """Another seat's move, seen from the observer (SO-ISMCTS with partially observable moves):
+    moves that leave the observer in the same information set form one class (one child,
+    keyed by the observer's infoset_key after the move); the mover picks a class by UCB with
+    availability counts, then a move of the class uniformly at random (a hidden move, e.g. a
+    sealed bid, is thus made blind). Applies the move to s; returns the child, -1 if full."""
+    cdef MoveList ml
+    cdef uint64_t mkeys[1024]
+    cdef uint8_t covered[1024]
+    cdef AnyPos t
+    cdef int i, pick = -1, cnt, r, p = s.current_player()
+    cdef int32_t ch, bc = -1
+    cdef uint64_t key, chosen
+    cdef bint avail
+    cdef double best = -1e300, u, q, scale = 1.0, lo = 0.0
+    cdef uint32_t n
+    s.legal_moves(ml)
+    for i in range(ml.size):
+        t = s[0]
+        t.apply(ml.moves[i])
+        mkeys[i] = t.infoset_key(c.observer)
+        covered[i] = 0
+    if c.reward == 1:
+        lo = c.lo
+        scale = 1.0 / (c.hi - c.lo) if c.hi > c.lo else 0.0
+    ch = c.first_child[node]
+    while ch >= 0:
+        key = c.keys[c.aux[ch]]
+        avail = False
+        for i in range(ml.size):
+            if mkeys[i] == key:
+                covered[i] = 1
+                avail = True
+        if avail:
+            c.keyavail[c.aux[ch]] += 1
+            n = c.visits[ch]
+            if n == 0:
+                u = 1e300
+            else:
+                q = (c.val[ch * c.np + p] / n - lo) * scale
+                u = q + c.c_explore * sqrt(log(<double>c.keyavail[c.aux[ch]]) / n)
+            if u > best:
+                best = u
+                bc = ch
+        ch = c.next_sib[ch]
+    for i in range(ml.size):
+        if not covered[i]:
+            pick = i
+            break
+    if pick >= 0:
+        if c.size >= c.cap or c.nkeys >= c.keycap:
+            return -1
+        bc = new_node(c, ml.moves[pick])
+        c.aux[bc] = <uint32_t>c.nkeys
+        c.keys[c.nkeys] = mkeys[pick]
+        c.keyavail[c.nkeys] = 1
+        c.nkeys += 1
+        add_child(c, node, bc)
+    chosen = c.keys[c.aux[bc]]
+    cnt = 0
+    for i in range(ml.size):
+        if mkeys[i] == chosen:
+            cnt += 1
+    r = <int>rng.below(<uint32_t>cnt) if cnt > 1 else 0
+    for i in range(ml.size):
+        if mkeys[i] == chosen:
+            if r == 0:
+                s.apply(ml.moves[i])
+                break
+            r -= 1
+    return bc
 
 
 cdef int32_t ismcts_select(Core* c, int32_t node, int p, MoveList* ml) noexcept nogil:
@@ -723,6 +805,15 @@ cdef class Tree:
                 "score_sum": [rs[2 * np_ + q] for q in range(np_)],
                 "score_sq": [rs[3 * np_ + q] for q in range(np_)],
             })
+        return out
+
+    def children(self, int node=0):
+        """[(child node, move, visits)] of a node (tests and debugging)."""
+        out = []
+        cdef int32_t ch = self.c.first_child[node] if 0 <= node < self.c.size else -1
+        while ch >= 0:
+            out.append((ch, self.c.move[ch], self.c.visits[ch]))
+            ch = self.c.next_sib[ch]
         return out
 
     def signature(self):

@@ -13,7 +13,7 @@ from positions cimport Move, MoveList, Rng, TestPosition
 
 cdef extern from "testgame/game.hpp" namespace "atelier::testgame" nogil:
     cdef cppclass CGame "atelier::testgame::Game":
-        CGame(int, int, int, int) except +
+        CGame(int, int, int, int, bint) except +
         int num_players()
         void initial_state(CState&)
         string move_to_string(const CState&, Move)
@@ -42,13 +42,16 @@ cdef const char* _capsule_name = "atelier.testgame.Position"
 
 
 cdef class Game:
-    """High card with `players` seats, values 1..`values`, `copies` of each, `hand` cards each."""
+    """High card with `players` seats, values 1..`values`, `copies` of each, `hand` cards each;
+    `sealed`: plays stay hidden until the trick is complete."""
     cdef CGame* g
     cdef readonly int players, values, copies, hand
+    cdef readonly bint sealed
 
-    def __cinit__(self, int players=2, int values=4, int copies=2, int hand=2):
-        self.g = new CGame(players, values, copies, hand)
+    def __cinit__(self, int players=2, int values=4, int copies=2, int hand=2, bint sealed=False):
+        self.g = new CGame(players, values, copies, hand, sealed)
         self.players, self.values, self.copies, self.hand = players, values, copies, hand
+        self.sealed = sealed
 
     def __dealloc__(self):
         del self.g

@@ -153,3 +153,42 @@ def test_testgame_determinize_keeps_the_information_set():
                     assert sum(pr for _, pr in t.chance_outcomes()) == 0
                 s.apply(s.legal_moves()[k % len(s.legal_moves())])
             k += 1
+
+
+def sealed_after_lead(players=3, seed=5):
+    """A sealed High-card position where seat 0 has led face down and seat 1 is to move."""
+    s = testgame.Game(players, 8, 3, 4, True).dealt_state(seed)
+    s.apply(s.legal_moves()[-1])
+    assert s.current_player == 1
+    return s
+
+
+def test_sealed_plays_are_hidden_and_resampled():
+    s = sealed_after_lead()
+    seen = set()
+    for seed in range(40):
+        t = s.clone()
+        t.determinize(1, seed)
+        assert t.infoset_key(1) == s.infoset_key(1) and t.legal_moves() == s.legal_moves()
+        seen.add(t.hash)
+    assert len(seen) > 5  # the hidden lead and hands really vary
+
+
+def test_ismcts_makes_hidden_moves_blind():
+    # Open plays: another seat's moves are separate children; sealed: one class per node,
+    # so the observer's later nodes are not split by a move it cannot see.
+    for sealed, many in ((False, True), (True, False)):
+        s = testgame.Game(3, 8, 3, 4, sealed).dealt_state(5)
+        t = solvers.engine.Tree(s, seed=1, ismcts=True, max_nodes=10**6)
+        t.run(5000)
+        for child, _, _ in t.children(0):
+            n = len(t.children(child))
+            assert (n > 1) == many, (sealed, n)
+    # Same information set (a different hidden lead), same search.
+    s = sealed_after_lead()
+    t = s.clone()
+    t.determinize(1, 3)
+    assert t.hash != s.hash
+    a = solvers.ismcts(s, iterations=4000, seed=2)
+    b = solvers.ismcts(t, iterations=4000, seed=2)
+    assert a.signature == b.signature and a.best_move == b.best_move

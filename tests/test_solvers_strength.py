@@ -43,3 +43,8 @@ def test_bad_match_input():
         match.play("testgame", ["random", "random"], games=0)
     with pytest.raises(InputError, match="bots"):
         match.play("testgame", ["random"], games=2)
+
+
+def test_ismcts_on_sealed_plays_beats_random():
+    r = match.play("testgame-sealed", ["ismcts:500", "random", "random"], games=240, seed=2)
+    assert share(r) >= 0.42, r.summary

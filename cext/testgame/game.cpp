@@ -15,8 +15,8 @@ constexpr uint64_t kInfoSalt = 0x1F05E7; // of an information set
 inline uint64_t mix(uint64_t salt, int i, unsigned b) { return zobrist(salt, (uint64_t)i * 256 + b); }
 }  // namespace
 
-Game::Game(int n_players, int values, int copies, int hand)
-    : n_(n_players), v_(values), c_(copies), h_(hand) {
+Game::Game(int n_players, int values, int copies, int hand, bool sealed)
+    : n_(n_players), v_(values), c_(copies), h_(hand), sealed_(sealed) {
   if (n_ < 2 || n_ > kMaxPlayers) throw std::invalid_argument("players: must be 2..5");
   if (v_ < 1 || v_ > kMaxValues) throw std::invalid_argument("values: must be 1..8");
   if (c_ < 1 || c_ > kMaxCopies) throw std::invalid_argument("copies: must be 1..4");
@@ -48,6 +48,8 @@ void Game::legal_moves(const State& s, MoveList& out) const {
 
 void Game::finish_trick(State& s) const {
   int best = -1, winner = s.leader;
+  if (sealed_)
+    for (int q = 0; q < n_; ++q) s.seen[s.plays[q] - 1]++;  // the sealed plays are revealed
   for (int i = 0; i < n_; ++i) {
     int seat = (s.leader + i) % n_;
     int val = s.plays[seat] - 1;
@@ -66,7 +68,7 @@ void Game::apply(State& s, Move m) const {
   int p = (s.leader + s.turn) % n_;
   s.hand[p][m]--;
   s.plays[p] = (uint8_t)(m + 1);
-  s.seen[m]++;
+  if (!sealed_) s.seen[m]++;
   s.turn++;
   if (s.turn == n_) finish_trick(s);
 }
@@ -145,7 +147,7 @@ uint64_t Game::infoset_key(const State& s, int seat) const {
   for (int v = 0; v < v_; ++v) h ^= mix(kInfoSalt, i++, s.hand[seat][v]);
   for (int v = 0; v < v_; ++v) h ^= mix(kInfoSalt, i++, s.seen[v]);
   for (int q = 0; q < n_; ++q) {
-    h ^= mix(kInfoSalt, i++, s.plays[q]);
+    h ^= mix(kInfoSalt, i++, sealed_ && q != seat ? (s.plays[q] ? 0xFF : 0) : s.plays[q]);
     h ^= mix(kInfoSalt, i++, (unsigned)(uint16_t)s.score[q] & 0xFF);
     h ^= mix(kInfoSalt, i++, (unsigned)(uint16_t)s.score[q] >> 8);
   }
@@ -155,27 +157,50 @@ uint64_t Game::infoset_key(const State& s, int seat) const {
 }
 
 void Game::determinize(State& s, int seat, Rng& rng) const {
+  // Everything `seat` has not seen goes back into one pool: the deck, the other hands and,
+  // when sealed, the other seats' pending plays of this trick. Each other seat is redealt its
+  // hand size (plus one card for a pending play, chosen uniformly among the cards it got).
   int pool[kMaxValues] = {0}, sizes[kMaxPlayers] = {0}, total = 0;
+  bool pending[kMaxPlayers] = {false};
+  for (int q = 0; q < n_; ++q) {
+    if (q == seat) continue;
+    if (sealed_ && s.plays[q]) {
+      pending[q] = true;
+      pool[s.plays[q] - 1]++;
+      total++;
+    }
+  }
   for (int v = 0; v < v_; ++v) {
-    pool[v] = s.deck[v];
+    pool[v] += s.deck[v];
+    total += s.deck[v];
     for (int q = 0; q < n_; ++q) {
       if (q == seat) continue;
       pool[v] += s.hand[q][v];
+      total += s.hand[q][v];
       sizes[q] += s.hand[q][v];
       s.hand[q][v] = 0;
     }
-    total += pool[v];
   }
   for (int q = 0; q < n_; ++q) {
     if (q == seat) continue;
-    for (int k = 0; k < sizes[q]; ++k) {
+    int got[kMaxValues] = {0};
+    int draw = sizes[q] + (pending[q] ? 1 : 0);
+    for (int k = 0; k < draw; ++k) {
       int r = (int)rng.below((uint32_t)total);
       int v = 0;
       while (r >= pool[v]) r -= pool[v++];
       pool[v]--;
       total--;
-      s.hand[q][v]++;
+      got[v]++;
     }
+    if (pending[q]) {
+      int r = (int)rng.below((uint32_t)draw);
+      int v = 0;
+      while (r >= got[v]) r -= got[v++];
+      got[v]--;
+      s.plays[q] = (uint8_t)(v + 1);
+    }
+    for (int v = 0; v < v_; ++v) s.hand[q][v] = (uint8_t)got[v];
   }
   for (int v = 0; v < v_; ++v) s.deck[v] = (uint8_t)pool[v];
 }
@@ -185,7 +210,7 @@ Move Game::greedy_move(const State& s, Rng&) const {
   int lo = -1, hi = -1;
   for (int v = 0; v < v_; ++v)
     if (s.hand[p][v]) { if (lo < 0) lo = v; hi = v; }
-  if (s.turn == 0) return (Move)(2 * s.prize >= v_ - 1 ? hi : lo);
+  if (s.turn == 0 || sealed_) return (Move)(2 * s.prize >= v_ - 1 ? hi : lo);
   int best = -1;
   for (int q = 0; q < n_; ++q) if (s.plays[q] && s.plays[q] - 1 > best) best = s.plays[q] - 1;
   for (int v = best + 1; v < v_; ++v)

@@ -21,7 +21,7 @@ enum Phase : uint8_t { DEAL = 0, REVEAL = 1, PLAY = 2, TERMINAL = 3 };
 struct State {
   uint8_t deck[kMaxValues];               // face-down cards left, per value index
   uint8_t hand[kMaxPlayers][kMaxValues];  // hidden hands, per value index
-  uint8_t seen[kMaxValues];               // public: prizes and played cards, per value index
+  uint8_t seen[kMaxValues];               // public: prizes and revealed plays, per value index
   uint8_t plays[kMaxPlayers];             // current trick: value index + 1 per seat, 0 = not yet
   int16_t score[kMaxPlayers];
   uint8_t prize;                          // value index of the prize, 0xFF none
@@ -36,13 +36,15 @@ static_assert(std::is_trivially_copyable<State>::value, "State must be memcpy-ab
 
 class Game {
  public:
-  // Throws std::invalid_argument("field: reason").
-  Game(int n_players, int values, int copies, int hand);
+  // Throws std::invalid_argument("field: reason"). `sealed`: a trick's plays stay hidden from
+  // the other seats until the trick is complete (sealed bids, the sequential transform).
+  Game(int n_players, int values, int copies, int hand, bool sealed = false);
 
   int num_players() const { return n_; }
   int values() const { return v_; }
   int copies() const { return c_; }
   int hand_size() const { return h_; }
+  bool sealed() const { return sealed_; }
 
   void initial_state(State& s) const;
   int current_player(const State& s) const;
@@ -61,6 +63,7 @@ class Game {
 
  private:
   int n_, v_, c_, h_;
+  bool sealed_;
   void finish_trick(State& s) const;
 };
 

@@ -67,11 +67,11 @@ class MatchResult:
 
 def new_state_factory(game: str, players: int):
     """start(block_seed) -> a fresh start State of `game` (any ruleset atelier knows, or the
-    search's own test game "testgame")."""
-    if game == "testgame":
+    search's own test game: "testgame", or "testgame-sealed" with hidden plays)."""
+    if game in ("testgame", "testgame-sealed"):
         from .solvers import testgame
 
-        g = testgame.Game(players, 8, 3, min(5, 24 // (players + 1)))
+        g = testgame.Game(players, 8, 3, min(5, 24 // (players + 1)), game == "testgame-sealed")
         return g.dealt_state
     import atelier
 
