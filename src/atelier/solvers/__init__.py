@@ -327,8 +327,10 @@ def expectimax(state, max_nodes=DEFAULT_MAX_NODES, objective="win", paranoid=Fal
     """Exact max^n values of every root move: expectation over chance, each seat maximising
     its own `objective` ("win" share or score "margin"), ties between equal values broken
     by the earliest move in canonical order (docs/solvers.md). `paranoid=True`: every other
-    seat minimises the root seat's value instead. Raises TooLarge(nodes) beyond `max_nodes`
-    nodes, or when a chance node has too many outcomes to enumerate."""
+    seat minimises the root seat's value instead. `prune` (win objective only) and `ordering`
+    (True: table hits first; "greedy": the greedy move first; False: canonical) change the
+    work, never the values. Raises TooLarge(nodes) beyond `max_nodes` nodes, or when a chance
+    node has too many outcomes to enumerate."""
     if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
         raise InputError(f"max_nodes: expected a positive integer, got {max_nodes!r}")
     if objective not in ("win", "margin"):
