@@ -8,7 +8,7 @@ pytest.importorskip("atelier._core")
 import atelier  # noqa: E402
 from atelier import match, solvers  # noqa: E402
 from atelier.errors import InputError  # noqa: E402
-from solver_helpers import brute  # noqa: E402
+from solver_helpers import brute, brute_minimax  # noqa: E402
 
 
 def play_to_end(players, seed):
@@ -58,6 +58,17 @@ def test_expectimax_equals_brute_force(players, objective):
             assert all(abs(a - b) < 1e-9 for a, b in zip(m.value, obj)), m.text
             assert all(abs(a - b) < 1e-9 for a, b in zip(m.win, win)), m.text
             assert all(abs(a - b) < 1e-9 for a, b in zip(m.score, score)), m.text
+
+
+@pytest.mark.parametrize("objective", ["win", "margin"])
+def test_two_players_equals_expectiminimax(objective):
+    for s in late_positions(2, count=3):
+        for paranoid in (False, True):
+            x = solvers.expectimax(s, objective=objective, paranoid=paranoid)
+            for m in x.moves:
+                v0 = brute_minimax(s.child(m.move), objective)
+                assert abs(m.value[0] - v0) < 1e-9
+                assert abs(m.value[1] - (1.0 - v0 if objective == "win" else -v0)) < 1e-9
 
 
 @pytest.mark.slow
