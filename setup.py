@@ -22,10 +22,14 @@ RULES_SOURCES = sorted(
     p for p in glob.glob("cext/*/*.cpp") if not p.startswith(os.path.join("cext", "bind"))
 )
 
+# Header edits must rebuild both modules (setuptools only tracks sources by default).
+HEADERS = sorted(glob.glob("cext/**/*.hpp", recursive=True) + glob.glob("solvers/*.pxd"))
+
 core = Pybind11Extension(
     "atelier._core",
     sorted(glob.glob("cext/bind/*.cpp")) + RULES_SOURCES,
     include_dirs=["cext"],
+    depends=HEADERS,
     cxx_std=17,
     extra_compile_args=CXX_FLAGS,
 )
@@ -35,6 +39,7 @@ solver_exts = [
         "atelier.solvers." + os.path.splitext(os.path.basename(pyx))[0],
         [pyx] + RULES_SOURCES,
         include_dirs=["cext", "solvers"],
+        depends=HEADERS,
         language="c++",
         extra_compile_args=CXX_FLAGS,
     )

@@ -1,0 +1,332 @@
+// atelier._core.inventors: Edition, Game and State over the C++ rules core (see
+// docs/internal-contract.md). The core trusts its inputs, so every move, byte string and field
+// dict is checked here first; std::invalid_argument becomes ValueError.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstring>
+#include <strings.h>
+#include <vector>
+
+#include "inventors_bind.hpp"
+
+namespace atelier::inventors::bind {
+namespace {
+
+using GamePtr = std::shared_ptr<Game>;
+
+bool contains(const MoveList& ml, Move m) {
+  for (int i = 0; i < ml.size; i++)
+    if (ml[i] == m) return true;
+  return false;
+}
+
+// A move int from Python: a decision must be waiting and the move must be one of its legal moves.
+Move checked_move(const PyState& s, long long m) {
+  if (m < 0 || m > 0xFFFF) fail("move " + std::to_string(m) + ": not a move number");
+  if (s.pos.is_chance()) fail("move " + std::to_string(m) + ": chance node, reveal or sample first");
+  if (s.pos.is_terminal()) fail("move " + std::to_string(m) + ": the game is over");
+  MoveList ml;
+  s.pos.legal_moves(ml);
+  if (!contains(ml, (Move)m) || !s.game->is_legal(s.pos.st, (Move)m))
+    fail("move " + std::to_string(m) + ": not legal here");
+  return (Move)m;
+}
+
+Reveal checked_reveal(const PyState& s, const std::string& text) {
+  if (!s.pos.is_chance()) fail("move '" + text + "': not a chance node");
+  Reveal r;
+  std::string err = s.game->parse_reveal(s.pos.st, text, r);
+  if (err.empty()) err = s.game->check_reveal(s.pos.st, r);
+  if (!err.empty()) fail(err);
+  return r;
+}
+
+bool is_reveal_text(const std::string& t) {
+  return t.size() >= 7 && strncasecmp(t.c_str(), "reveal:", 7) == 0;
+}
+
+void apply_text(PyState& s, const std::string& text) {
+  if (is_reveal_text(text)) {
+    Reveal r = checked_reveal(s, text);
+    s.game->apply_reveal(s.pos.st, r);
+    return;
+  }
+  if (s.pos.is_chance()) fail("move '" + text + "': chance node, give a reveal:... or sample");
+  if (s.pos.is_terminal()) fail("move '" + text + "': the game is over");
+  Move m;
+  std::string err = s.game->parse_move(s.pos.st, text, m);
+  if (!err.empty()) fail(err);
+  s.pos.apply(checked_move(s, m));
+}
+
+void apply_obj(PyState& s, const py::object& move) {
+  if (PyUnicode_Check(move.ptr())) return apply_text(s, move.cast<std::string>());
+  if (PyBool_Check(move.ptr()) || !PyIndex_Check(move.ptr()))
+    fail("move: expected an int or a notation string");
+  long long m;
+  try {
+    m = py::int_(move).cast<long long>();
+  } catch (const py::cast_error&) {
+    fail("move: not a move number");
+  }
+  s.pos.apply(checked_move(s, m));
+}
+
+std::vector<int> winner_seats(const Game& g, const State& s) {
+  std::vector<int> out;
+  uint8_t mask = g.winners(s);
+  for (int p = 0; p < g.num_players(); p++)
+    if ((mask >> p) & 1) out.push_back(p);
+  return out;
+}
+
+bool same_config(const Game& a, const Game& b) {
+  if (&a == &b) return true;
+  if (a.num_players() != b.num_players()) return false;
+  for (int p = 0; p < a.num_players(); p++)
+    if (a.team(p) != b.team(p)) return false;
+  const Edition &x = a.edition(), &y = b.edition();
+  return std::memcmp(x.inventors, y.inventors, sizeof x.inventors) == 0 &&
+         std::memcmp(x.cards, y.cards, sizeof x.cards) == 0 &&
+         std::memcmp(x.token_count, y.token_count, sizeof x.token_count) == 0;
+}
+
+std::shared_ptr<PyState> make_state(const GamePtr& g, const State& s) {
+  return std::make_shared<PyState>(g, s);
+}
+
+GamePtr game_of(const PyState& s) { return std::const_pointer_cast<Game>(s.game); }
+
+// Pickling (multiprocessing, caches): a Game is its edition, seat count and teams; a State is its
+// Game plus its bytes, re-validated on load like any bytes from outside.
+py::tuple game_state_tuple(const Game& g) {
+  std::vector<int> teams;
+  for (int p = 0; p < g.num_players(); p++) teams.push_back(g.team(p));
+  return py::make_tuple(edition_to_dict(g.edition()), g.num_players(), teams);
+}
+
+GamePtr game_from_tuple(const py::tuple& t) {
+  if (t.size() != 3) fail("pickle: bad Game state");
+  Edition ed = edition_from_dict(t[0].cast<py::dict>());
+  auto teams = t[2].cast<std::vector<int>>();
+  int n = t[1].cast<int>();
+  if (n < 2 || n > atelier::kMaxPlayers || (int)teams.size() != n) fail("pickle: bad Game state");
+  uint8_t tt[atelier::kMaxPlayers] = {};
+  for (int p = 0; p < n; p++) {
+    if (teams[p] < 0 || teams[p] >= kTeams) fail("pickle: bad Game state");
+    tt[p] = (uint8_t)teams[p];
+  }
+  return std::make_shared<Game>(ed, n, tt);
+}
+
+std::shared_ptr<PyState> state_from_bytes(const GamePtr& g, const py::bytes& b) {
+  std::string raw = b;
+  if (raw.size() != kStateBytes)
+    fail("bytes: expected " + std::to_string(kStateBytes) + " bytes, got " + std::to_string(raw.size()));
+  State s{};
+  std::memcpy(&s, raw.data(), kStateBytes);
+  std::string err = g->validate(s);
+  if (!err.empty()) fail(err);
+  if (g->compute_hash(s) != s.hash) fail("hash: does not match the state");
+  return make_state(g, s);
+}
+
+}  // namespace
+}  // namespace atelier::inventors::bind
+
+using namespace atelier;
+using namespace atelier::inventors;
+using namespace atelier::inventors::bind;
+
+void bind_inventors(py::module_& m) {
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const std::invalid_argument& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    }
+  });
+
+  m.attr("TOKEN_KINDS") = std::vector<std::string>(kTokenNames, kTokenNames + kTokenKinds);
+  m.attr("DISCIPLINES") = std::vector<std::string>(kDisciplineNames, kDisciplineNames + kDisciplines);
+  m.attr("STATE_BYTES") = (int)kStateBytes;
+
+  py::class_<Edition, std::shared_ptr<Edition>>(m, "Edition")
+      .def(py::init([](const py::dict& d) { return std::make_shared<Edition>(edition_from_dict(d)); }),
+           py::arg("data"))
+      .def("to_dict", [](const Edition& e) { return edition_to_dict(e); },
+           "The dict this edition was built from (validated, with totals filled in).")
+      .def_property_readonly("team_ids", [](const Edition& e) {
+        return std::vector<std::string>(e.team_ids, e.team_ids + kTeams);
+      })
+      .def_property_readonly("card_ids", [](const Edition& e) {
+        return std::vector<std::string>(e.card_ids, e.card_ids + kCards);
+      })
+      .def_property_readonly("card_names", [](const Edition& e) {
+        return std::vector<std::string>(e.card_names, e.card_names + kCards);
+      })
+      .def_property_readonly("token_total", &Edition::token_total);
+
+  // dynamic_attr: atelier.open() records the seed it configured the game with (Game.start()).
+  py::class_<Game, GamePtr>(m, "Game", py::dynamic_attr())
+      .def(py::init([](std::shared_ptr<Edition> ed, int players, const std::vector<int>& teams) {
+             if (!ed) fail("edition: missing");
+             if (players < 2 || players > atelier::kMaxPlayers) fail("players: must be 2..5");
+             if ((int)teams.size() != players) fail("teams: expected one team per player");
+             uint8_t t[atelier::kMaxPlayers] = {};
+             for (int p = 0; p < players; p++) {
+               if (teams[p] < 0 || teams[p] >= kTeams) fail("teams[" + std::to_string(p) + "]: must be 0..4");
+               t[p] = (uint8_t)teams[p];
+             }
+             return std::make_shared<Game>(*ed, players, t);
+           }),
+           py::arg("edition"), py::arg("players"), py::arg("teams"))
+      .def_property_readonly("players", &Game::num_players)
+      .def_property_readonly("teams", [](const Game& g) {
+        std::vector<int> t;
+        for (int p = 0; p < g.num_players(); p++) t.push_back(g.team(p));
+        return t;
+      })
+      .def_property_readonly("k", &Game::k)
+      .def_property_readonly("edition", [](const Game& g) { return std::make_shared<Edition>(g.edition()); })
+      .def("initial_state", [](const GamePtr& g) {
+        State s{};
+        g->initial_state(s);
+        return make_state(g, s);
+      })
+      .def("start", [](py::object self, py::object seed) {
+        // The start position (spec 3.5): Age I revealed from `seed` (default: the seed atelier.open
+        // was given), so seat 0 is to move.
+        GamePtr g = self.cast<GamePtr>();
+        if (seed.is_none()) seed = py::getattr(self, "seed", py::int_(0));
+        State s{};
+        g->initial_state(s);
+        Rng rng(seed.cast<uint64_t>());
+        g->sample_reveal(s, rng);
+        return make_state(g, s);
+      }, py::arg("seed") = py::none())
+      // The Game itself: atelier.open() briefly returned a wrapper with .core; code written
+      // against it (game.core.initial_state()) keeps working.
+      .def_property_readonly("core", [](py::object self) { return self; })
+      .def_property_readonly("team_ids", [](const Game& g) {
+        std::vector<std::string> t;
+        for (int p = 0; p < g.num_players(); p++) t.push_back(g.edition().team_ids[g.team(p)]);
+        return t;
+      })
+      .def("__repr__", [](const Game& g) {
+        std::string t;
+        for (int p = 0; p < g.num_players(); p++) t += (p ? "," : "") + g.edition().team_ids[g.team(p)];
+        return "<inventors Game players=" + std::to_string(g.num_players()) + " teams=" + t + ">";
+      })
+      .def(py::pickle([](const Game& g) { return game_state_tuple(g); },
+                      [](const py::tuple& t) { return game_from_tuple(t); }))
+      .def("random_games", &random_games, py::arg("n"), py::arg("seed") = 0)
+      .def("bench_core", &bench_core, py::arg("n_games"), py::arg("seed") = 0)
+      .def("inventor_ids", [](const Game& g, int seat) {
+        if (seat < 0 || seat >= g.num_players()) fail("seat: out of range");
+        const auto& ids = g.edition().inventor_ids[g.team(seat)];
+        return std::vector<std::string>(ids, ids + kInventorsPerTeam);
+      }, py::arg("seat"));
+
+  py::class_<PyState, std::shared_ptr<PyState>>(m, "State")
+      .def_property_readonly("game", &game_of)
+      .def("clone", [](const PyState& s) { return std::make_shared<PyState>(s); })
+      .def("__copy__", [](const PyState& s) { return std::make_shared<PyState>(s); })
+      .def("__deepcopy__", [](const PyState& s, py::dict) { return std::make_shared<PyState>(s); })
+      .def("__eq__", [](const PyState& a, py::object o) {
+        if (!py::isinstance<PyState>(o)) return false;
+        const PyState& b = o.cast<const PyState&>();
+        return same_config(*a.game, *b.game) && std::memcmp(&a.pos.st, &b.pos.st, kStateBytes) == 0;
+      })
+      .def("__hash__", [](const PyState& s) { return (py::ssize_t)(s.pos.st.hash >> 1); })
+      .def_property_readonly("current_player", [](const PyState& s) { return s.pos.current_player(); })
+      .def("is_terminal", [](const PyState& s) { return s.pos.is_terminal(); })
+      .def("is_chance", [](const PyState& s) { return s.pos.is_chance(); })
+      .def("legal_moves", [](const PyState& s) {
+        MoveList ml;
+        s.pos.legal_moves(ml);
+        return std::vector<int>(ml.moves, ml.moves + ml.size);
+      })
+      .def("legal_moves_array", [](const PyState& s) {
+        MoveList ml;
+        s.pos.legal_moves(ml);
+        py::array_t<uint16_t> a(ml.size);
+        std::memcpy(a.mutable_data(), ml.moves, sizeof(Move) * ml.size);
+        return a;
+      })
+      .def("apply", &apply_obj, py::arg("move"))
+      .def("child", [](const PyState& s, py::object move) {
+        auto c = std::make_shared<PyState>(s);
+        apply_obj(*c, move);
+        return c;
+      }, py::arg("move"))
+      .def("move_to_string", [](const PyState& s, long long m) {
+        return s.game->move_to_string(s.pos.st, checked_move(s, m));
+      }, py::arg("move"))
+      .def("parse_move", [](const PyState& s, const std::string& text) {
+        if (s.pos.is_chance() || s.pos.is_terminal()) fail("move '" + text + "': no decision here");
+        Move mv;
+        std::string err = s.game->parse_move(s.pos.st, text, mv);
+        if (!err.empty()) fail(err);
+        return (int)checked_move(s, mv);
+      }, py::arg("text"))
+      .def("sample_chance", [](PyState& s, uint64_t seed) {
+        if (!s.pos.is_chance()) fail("sample_chance: not a chance node");
+        atelier::Rng rng(seed);
+        s.pos.sample_chance(rng);
+      }, py::arg("seed"))
+      .def("apply_reveal", [](PyState& s, const std::string& text) {
+        Reveal r = checked_reveal(s, text);
+        s.game->apply_reveal(s.pos.st, r);
+      }, py::arg("text"))
+      .def("reveal_probability", [](const PyState& s, const std::string& text) {
+        return s.game->reveal_probability(s.pos.st, checked_reveal(s, text));
+      }, py::arg("text"))
+      .def("scores", [](const PyState& s) {
+        int buf[atelier::kMaxPlayers];
+        s.pos.scores(buf);
+        return std::vector<int>(buf, buf + s.game->num_players());
+      })
+      .def("score_detail", [](const PyState& s, int seat) {
+        if (seat < 0 || seat >= s.game->num_players()) fail("seat: out of range");
+        ScoreDetail d = s.game->score(s.pos.st, seat);
+        py::dict o;
+        o["cards"] = d.cards;
+        o["vp_tokens"] = d.vp_tokens;
+        o["goals"] = d.goals;
+        o["suites"] = d.suites;
+        o["total"] = d.total;
+        o["n_cards"] = d.n_cards;
+        return o;
+      }, py::arg("seat"))
+      .def("returns", [](const PyState& s) {
+        double buf[atelier::kMaxPlayers];
+        s.pos.returns(buf);
+        return std::vector<double>(buf, buf + s.game->num_players());
+      })
+      .def("winners", [](const PyState& s) { return winner_seats(*s.game, s.pos.st); })
+      .def_property_readonly("hash", [](const PyState& s) { return s.pos.st.hash; })
+      .def("compute_hash", [](const PyState& s) { return s.game->compute_hash(s.pos.st); })
+      .def("to_bytes", [](const PyState& s) {
+        return py::bytes(reinterpret_cast<const char*>(&s.pos.st), kStateBytes);
+      })
+      .def_static("from_bytes", &state_from_bytes, py::arg("game"), py::arg("data"))
+      .def(py::pickle(
+          [](const PyState& s) {
+            return py::make_tuple(game_state_tuple(*s.game),
+                                  py::bytes(reinterpret_cast<const char*>(&s.pos.st), kStateBytes));
+          },
+          [](const py::tuple& t) {
+            if (t.size() != 2) fail("pickle: bad State state");
+            return state_from_bytes(game_from_tuple(t[0].cast<py::tuple>()), t[1].cast<py::bytes>());
+          }))
+      .def("fields", [](const PyState& s) { return state_fields(*s.game, s.pos.st); })
+      .def_static("from_fields", [](const GamePtr& g, const py::dict& d) {
+        return make_state(g, state_from_fields(*g, d));
+      }, py::arg("game"), py::arg("fields"))
+      .def("_capsule", [](PyState& s) {
+        return py::capsule(static_cast<void*>(&s.pos), "atelier.inventors.Position");
+      });
+}

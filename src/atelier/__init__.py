@@ -1,0 +1,98 @@
+"""atelier: best moves, win chances and exact endgames for workshop board games.
+
+    import atelier
+    game = atelier.open("inventors", players=3, seed=7)
+    state = game.start()                      # Age I revealed, seat 0 to move
+    state.apply(state.legal_moves()[0])        # or a notation string: state.apply("rest")
+    text = atelier.dump_position(state)        # position JSON (docs/positions.md)
+    again = atelier.load_position(text)
+
+Rules run in C++ (atelier._core); bad input anywhere raises atelier.InputError (a ValueError)
+with one line naming the field and the reason.
+"""
+from __future__ import annotations
+
+import json
+from importlib import metadata, resources
+from pathlib import Path
+
+from .errors import InputError
+from .games import GAMES, ruleset
+from .jsonfmt import dumps as _dumps
+
+try:
+    __version__ = metadata.version("atelier")
+except metadata.PackageNotFoundError:  # running from a source tree
+    __version__ = "0.1.0"
+
+__all__ = ["open", "load_position", "dump_position", "position_dict", "examples", "ruleset",
+           "InputError", "GAMES", "__version__"]
+
+
+def open(game: str, players: int = 2, seed: int = 0, edition=None, teams=None):  # noqa: A001
+    """Configure a game: `players` seats, `teams` per seat (ids) or drawn from `seed`,
+    `edition` a JSON file path (None = the bundled default). `.start()` gives the start position."""
+    return ruleset(game).open_game(players=players, seed=seed, edition=edition, teams=teams)
+
+
+def examples() -> dict[str, Path]:
+    """Bundled example positions by name (usable as `example:NAME` wherever a position is read)."""
+    root = resources.files("atelier") / "data" / "examples"
+    return {p.name[:-5]: p for p in sorted(root.iterdir(), key=lambda p: p.name)
+            if p.name.endswith(".json")}
+
+
+def _read_source(source):
+    if isinstance(source, dict):
+        return source
+    if isinstance(source, Path):
+        text, where = _read_file(source), f"file '{source}'"
+    elif isinstance(source, str) and source.lstrip().startswith("{"):
+        text, where = source, "position"
+    elif isinstance(source, str) and source.startswith("example:"):
+        name = source[len("example:"):]
+        ex = examples()
+        if name not in ex:
+            raise InputError(f"example '{name}': unknown (examples: {', '.join(ex) or 'none'})")
+        text, where = ex[name].read_text(encoding="utf-8"), f"example '{name}'"
+    elif isinstance(source, str):
+        text, where = _read_file(Path(source)), f"file '{source}'"
+    else:
+        raise InputError(f"position: expected a path, JSON text or dict, got {type(source).__name__}")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{where}: invalid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+
+
+def _read_file(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f"file '{path}': not found") from None
+    except IsADirectoryError:
+        raise InputError(f"file '{path}': is a directory") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"file '{path}': cannot read ({exc.__class__.__name__})") from None
+
+
+def load_position(source, edition=None):
+    """A State from a position: a dict, JSON text, a file path, or `example:NAME`.
+
+    `edition` (a JSON file path) is the base edition; card data in the position overrides it."""
+    doc = _read_source(source)
+    if not isinstance(doc, dict):
+        raise InputError("position: expected a JSON object")
+    rs = ruleset(doc.get("game"))
+    return rs.position_from_dict(doc, edition=None if edition is None else rs.load_edition(edition))
+
+
+def position_dict(state) -> dict:
+    """The position of `state` as a plain dict (format 1, docs/positions.md)."""
+    # Core State classes live in atelier._core.<ruleset>.
+    return ruleset(type(state).__module__.rsplit(".", 1)[-1]).position_dict(state)
+
+
+def dump_position(state) -> str:
+    """The position of `state` as JSON text (format 1, docs/positions.md)."""
+    return _dumps(position_dict(state)) + "\n"

@@ -1,0 +1,100 @@
+"""A readable board for a terminal (`atelier show`): the display, then one panel per seat."""
+from __future__ import annotations
+
+from rich.console import Console, Group
+from rich.table import Table
+from rich.text import Text
+
+from .edition import TOKEN_KINDS, TYPE_NAMES
+
+DISC = ("P", "C", "M", "Ma")
+AGES = {1: "I", 2: "II", 3: "III"}
+
+
+def _tokens(counts) -> str:
+    return ", ".join(f"{k}×{c}" if c > 1 else k for k, c in zip(TOKEN_KINDS, counts) if c) or "—"
+
+
+def _header(state, f) -> Text:
+    g = state.game
+    who = {-1: "chance: reveal pending", -2: "game over"}.get(state.current_player,
+                                                              f"seat {state.current_player} to move")
+    t = Text(f"Legendary Inventors · {g.players} players · Age {AGES[f['age']]} · {f['phase']} · {who}"
+             f" · statuette: seat {f['statuette']}", style="bold")
+    t.append(f"\nbag: {_tokens(f['bag'])}", style="dim")
+    return t
+
+
+def _display(state, f, ed) -> Table:
+    n = state.game.players
+    t = Table(title="Display (filled/cost per discipline, cubes per seat)", title_justify="left")
+    for col in ("card", "name", "type", *DISC,
+                "tokens", *[f"s{p}" for p in range(n)]):
+        t.add_column(col, justify="left" if col in ("card", "name", "type", "tokens") else "right")
+    cards = list(f["display"])
+    if f["reward"] is not None:
+        # The completed card: show only what is still on offer, and who chooses in which order.
+        r = f["reward"]
+        cards.append({**r, "filled": ed["cards"][r["card"]]["cost"], "tokens": r["left"]["tokens"],
+                      "reward": f"completed, card {'on offer' if r['left']['card'] else 'taken'};"
+                                f" to choose: seat {', '.join(map(str, r['seats'][r['index']:]))}"})
+    for d in cards:
+        c = ed["cards"][d["card"]]
+        cells = [f"{x}/{y}" if y else "·" for x, y in zip(d["filled"], c["cost"])]
+        name = ed["card_names"][d["card"]] + (f" ({d['reward']})" if d.get("reward") else "")
+        t.add_row(ed["card_ids"][d["card"]], name, TYPE_NAMES[c["type"]], *cells,
+                  " ".join(TOKEN_KINDS[k] for k in d["tokens"]) or "—", *[str(x) for x in d["cubes"]])
+    return t
+
+
+def _seat(state, f, ed, p) -> Group:
+    g = state.game
+    team = g.teams[p]
+    marks = []
+    if state.current_player == p:
+        marks.append("to move")
+    if f["statuette"] == p:
+        marks.append("statuette")
+    sd = state.score_detail(p)
+    title = (f"Seat {p} · {ed['team_ids'][team]}{' · ' + ', '.join(marks) if marks else ''}"
+             f" · score {sd['total']} (cards {sd['cards']}, tokens {sd['vp_tokens']},"
+             f" goals {sd['goals']}, suites {sd['suites']})")
+    t = Table()
+    t.add_column("inventor")
+    for d in DISC:
+        t.add_column(d, justify="right")
+    t.add_column("goal (vp)")
+    t.add_column("state")
+    for i in range(4):
+        inv = ed["inventors"][team][i]
+        lv = f["levels"][p][i]
+        met = all(a >= b for a, b in zip(lv, inv["goal"]))
+        goal = "[" + ",".join(map(str, inv["goal"])) + f"] ({inv['goal_vp']}){' ✓' if met else ''}"
+        # The id is what the move notation uses (work:ID:CARD).
+        label = f"{ed['inventor_names'][team][i]} ({ed['inventor_ids'][team][i]})"
+        t.add_row(label, *map(str, lv), goal,
+                  "busy" if f["busy"][p][i] else "available")
+    won = ", ".join(f"{ed['card_ids'][c]} {ed['card_names'][c]} ({TYPE_NAMES[ed['cards'][c]['type']]})"
+                    for c in f["won"][p]) or "—"
+    return Group(Text(title, style="bold"), t, Text(f"hand: {_tokens(f['hand'][p])}   won: {won}"))
+
+
+def render(state) -> Group:
+    """The board as a rich renderable."""
+    f = state.fields()
+    ed = state.game.edition.to_dict()
+    parts = [_header(state, f)]
+    if f["display"] or f["reward"] is not None:
+        parts.append(_display(state, f, ed))
+    parts += [_seat(state, f, ed, p) for p in range(state.game.players)]
+    if state.is_terminal():
+        parts.append(Text("winners: " + ", ".join(f"seat {s}" for s in state.winners()), style="bold"))
+    return Group(*parts)
+
+
+def show(state, width: int = 110, color: bool = False) -> str:
+    """The board as text."""
+    console = Console(width=width, record=True, force_terminal=color, color_system="auto" if color else None)
+    with console.capture() as cap:
+        console.print(render(state))
+    return cap.get()

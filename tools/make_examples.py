@@ -1,0 +1,83 @@
+"""Regenerate the bundled example positions (src/atelier/data/examples/) by playing seeded games.
+
+    PYTHONPATH=src python tools/make_examples.py
+
+The games are played by a simple seeded policy (mostly main actions, sometimes a free play), so
+the positions are ones real play reaches: hands hold tokens, cards carry cubes. Deterministic:
+rerunning writes the same files.
+"""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import atelier
+
+OUT = Path(__file__).resolve().parent.parent / "src" / "atelier" / "data" / "examples"
+
+
+def step(state, rng: random.Random, seed: int) -> None:
+    """One decision (or reveal) by the policy."""
+    if state.is_chance():
+        state.sample_chance(seed)
+        return
+    moves = state.legal_moves()
+    main = [m for m in moves if state.move_to_string(m).split(":")[0] in ("work", "rest", "take")]
+    pool = main if main and rng.random() < 0.9 else moves
+    state.apply(rng.choice(pool))
+
+
+def empty_spaces(state) -> int:
+    ed = state.game.edition.to_dict()
+    return sum(ed["cards"][d["card"]]["cost"][k] - d["filled"][k]
+               for d in state.fields()["display"] for k in range(4))
+
+
+def play_until(players: int, seed: int, done):
+    """Play the seeded game until done(state) holds at a decision point; None if it never does."""
+    rng = random.Random(seed)
+    state = atelier.open("inventors", players=players, seed=seed).start()
+    while not state.is_terminal():
+        if not state.is_chance() and done(state):
+            return state
+        step(state, rng, seed * 1000 + state.fields()["age"])
+    return None
+
+
+def mid(state) -> bool:
+    f = state.fields()
+    return (f["age"] == 2 and f["phase"] == "MAIN" and sum(map(sum, f["hand"])) >= 3
+            and sum(1 for d in f["display"] if sum(d["cubes"])) >= 2)
+
+
+def late(state) -> bool:
+    # Deterministic (Age III is the last reveal) and small enough for exact search (about 70,000
+    # expectimax nodes): 3 cards left, few empty spaces, few tokens to play (each multiplies moves).
+    f = state.fields()
+    return (f["age"] == 3 and f["phase"] == "MAIN" and len(f["display"]) == 3
+            and empty_spaces(state) <= 8 and sum(map(sum, f["hand"])) <= 2)
+
+
+def first(players: int, done, seeds=range(1, 200)):
+    for seed in seeds:
+        state = play_until(players, seed, done)
+        if state is not None:
+            return state
+    raise SystemExit(f"no seed reached the wanted position for {players} players")
+
+
+def main() -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    examples = {
+        "inventors-start": atelier.open("inventors", players=3, seed=1).start(),
+        "inventors-mid": first(3, mid),
+        "inventors-late": first(2, late),
+    }
+    for name, state in examples.items():
+        (OUT / f"{name}.json").write_text(atelier.dump_position(state), encoding="utf-8")
+        print(f"wrote {name}: age {state.fields()['age']}, {len(state.fields()['display'])} cards shown,"
+              f" {empty_spaces(state)} empty spaces")
+
+
+if __name__ == "__main__":
+    main()
