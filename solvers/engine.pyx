@@ -1055,12 +1055,20 @@ cdef int xroot(AnyPos* root, XCtx* x, double* vals, int* line, int* line_chance,
 
 def expectimax_search(state, int64_t max_nodes=10000000, str objective="win",
                       bint paranoid=False, bint prune=True, int ordering=1,
-                      int tt_bits=0):
+                      int tt_bits=0, object determinize_seed=None):
     """Exact search from a decision node. Returns a dict: moves (per root move: move,
     objective, win, score vectors), best (index), line [(move, is_chance)], nodes, tt_hits,
-    seconds, aborted (0 ok, 1 node budget, 2 chance too large to enumerate)."""
+    seconds, aborted (0 ok, 1 node budget, 2 chance too large to enumerate).
+    `determinize_seed`: first replace what the mover cannot see by determinize(mover, seed)."""
     cdef _Pos p = _Pos.of(state)
     cur = _cur(p)
+    cdef Rng drng
+    if determinize_seed is not None and cur >= 0:
+        drng.reseed(<uint64_t>determinize_seed)
+        if p.kind == POS_INVENTORS:
+            (<InvPosition*>p.p).determinize(cur, drng)
+        else:
+            (<TestPosition*>p.p).determinize(cur, drng)
     if cur == -2:
         raise ValueError("position: the game is over")
     if cur == -1:

@@ -98,3 +98,27 @@ def test_bad_positions_and_budgets():
         solvers.expectimax(dealt(2, 4, 2, 2, 1, 0), max_nodes=0)
     with pytest.raises(InputError, match="objective"):
         solvers.expectimax(dealt(2, 4, 2, 2, 1, 0), objective="points")
+
+
+def test_determinized_endgame_averages_exact_solves():
+    from atelier.solvers import testgame
+    s = testgame.Game(3, 8, 2, 3, True).dealt_state(4)
+    s.apply(s.legal_moves()[0])          # seat 0 leads face down; seat 1 decides blind
+    p = s.current_player
+    x = solvers.expectimax(s, determinizations=4, seed=9)
+    assert x.determinizations == 4
+    samples = []
+    for k in range(4):
+        t = s.clone()
+        t.determinize(p, solvers.engine.tree_seed(9, k + 1))
+        samples.append(solvers.expectimax(t))
+    for i, m in enumerate(x.moves):
+        for q in range(3):
+            assert abs(m.value[q] - sum(r.moves[i].value[q] for r in samples) / 4) < 1e-12
+    # the answer depends only on the seat's information set
+    u = s.clone()
+    u.determinize(p, 12345)
+    y = solvers.expectimax(u, determinizations=4, seed=9)
+    assert [m.value for m in y.moves] == [m.value for m in x.moves]
+    with pytest.raises(solvers.TooLarge):
+        solvers.expectimax(s, determinizations=50, max_nodes=100)

@@ -121,18 +121,24 @@ def suggest(pos, iterations, seconds, threads, seed, reward, memory_mb, ismcts, 
 @click.option("--objective", type=click.Choice(["win", "margin"]), default="win", show_default=True,
               help="What each seat maximises: win share or score margin.")
 @click.option("--paranoid", is_flag=True, help="Every other seat minimises the mover's value.")
+@click.option("--determinizations", metavar="K", default="0", show_default=True,
+              help="Hidden information: average K exact solves of determinizations of what the mover cannot see.")
+@click.option("--seed", metavar="S", default="0", show_default=True, help="Seed of the determinizations.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @run_guarded
-def endgame(pos, max_nodes, objective, paranoid, as_json):
+def endgame(pos, max_nodes, objective, paranoid, determinizations, seed, as_json):
     """Exact values of every move in POS (expectimax), the best line, nodes and time.
 
     Exit status 3 with 'too large for exact search (N nodes searched)' over the budget."""
     from .. import solvers
 
     max_nodes = _num(max_nodes, "max-nodes", int)
+    determinizations = _num(determinizations, "determinizations", int)
+    seed = _num(seed, "seed", int)
     state = _read(pos)
     try:
-        x = solvers.expectimax(state, max_nodes=max_nodes, objective=objective, paranoid=paranoid)
+        x = solvers.expectimax(state, max_nodes=max_nodes, objective=objective, paranoid=paranoid,
+                               determinizations=determinizations, seed=seed)
     except solvers.TooLarge as exc:
         if as_json:
             click.echo(json.dumps({"too_large": True, "nodes": exc.nodes, "message": str(exc)}))
@@ -149,7 +155,8 @@ def endgame(pos, max_nodes, objective, paranoid, as_json):
 
     p = x.player
     n = len(x.best.win)
-    t = Table(title=f"exact ({x.objective}{', paranoid' if x.paranoid else ''}): seat {p} to move, "
+    kind = "exact" if not x.determinizations else f"mean of {x.determinizations} exact determinizations"
+    t = Table(title=f"{kind} ({x.objective}{', paranoid' if x.paranoid else ''}): seat {p} to move, "
                     f"{x.nodes:,} nodes in {x.seconds:.2f} s ({x.nodes_per_s:,.0f}/s)", title_justify="left")
     t.add_column("move")
     t.add_column("win % " + " / ".join(f"s{q}" for q in range(n)), justify="right")

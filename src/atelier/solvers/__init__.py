@@ -298,6 +298,7 @@ class ExactResult:
     nodes: int
     tt_hits: int
     seconds: float
+    determinizations: int = 0   # > 0: averaged over that many determinizations (hidden information)
 
     @property
     def best(self) -> ExactMove:
@@ -323,34 +324,62 @@ class ExactResult:
 
 
 def expectimax(state, max_nodes=DEFAULT_MAX_NODES, objective="win", paranoid=False,
-               prune=True, ordering=True) -> ExactResult:
+               prune=True, ordering=True, determinizations=0, seed=0) -> ExactResult:
     """Exact max^n values of every root move: expectation over chance, each seat maximising
     its own `objective` ("win" share or score "margin"), ties between equal values broken
     by the earliest move in canonical order (docs/solvers.md). `paranoid=True`: every other
     seat minimises the root seat's value instead. `prune` (win objective only) and `ordering`
     (True: table hits first; "greedy": the greedy move first; False: canonical) change the
-    work, never the values. Raises TooLarge(nodes) beyond `max_nodes` nodes, or when a chance
-    node has too many outcomes to enumerate."""
+    work, never the values. Raises TooLarge(nodes) beyond `max_nodes` nodes (in total), or
+    when a chance node has too many outcomes to enumerate.
+
+    Hidden information: `determinizations=K` solves K determinizations of what the mover
+    cannot see (seeded from `seed`) exactly and averages them per move: exact for each sample,
+    not for the information set (the principal line is the first sample's)."""
     if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
         raise InputError(f"max_nodes: expected a positive integer, got {max_nodes!r}")
     if objective not in ("win", "margin"):
         raise InputError(f"objective: expected 'win' or 'margin', got {objective!r}")
     if ordering not in (False, True, "table", "greedy"):
         raise InputError(f"ordering: expected True/'table', 'greedy' or False, got {ordering!r}")
+    if (isinstance(determinizations, bool) or not isinstance(determinizations, int)
+            or not 0 <= determinizations <= 100_000):
+        raise InputError(f"determinizations: expected 0..100000, got {determinizations!r}")
     players, cur, _ = _check_decision(state)
-    r = engine.expectimax_search(state, max_nodes=max_nodes, objective=objective,
-                                 paranoid=bool(paranoid), prune=bool(prune),
-                                 ordering={False: 0, True: 1, "table": 1, "greedy": 2}[ordering])
-    if r["aborted"] == 1:
-        raise TooLarge(r["nodes"])
-    if r["aborted"] == 2:
-        raise TooLarge(r["nodes"], "a chance node has too many outcomes to enumerate")
-    moves = [ExactMove(move=m["move"], text=state.move_to_string(m["move"]), value=m["objective"],
-                       win=m["win"], score=m["score"]) for m in r["moves"]]
+    order = {False: 0, True: 1, "table": 1, "greedy": 2}[ordering]
+    seeds = [None] if not determinizations else [
+        engine.tree_seed(seed & ((1 << 64) - 1), k + 1) for k in range(determinizations)]
+    runs, nodes = [], 0
+    for dseed in seeds:
+        r = engine.expectimax_search(state, max_nodes=max(1, max_nodes - nodes), objective=objective,
+                                     paranoid=bool(paranoid), prune=bool(prune), ordering=order,
+                                     determinize_seed=dseed)
+        nodes += r["nodes"]
+        if r["aborted"] == 1:
+            raise TooLarge(nodes)
+        if r["aborted"] == 2:
+            raise TooLarge(nodes, "a chance node has too many outcomes to enumerate")
+        runs.append(r)
+    k = len(runs)
+    moves = []
+    for i, m in enumerate(runs[0]["moves"]):
+        avg = {key: [sum(r["moves"][i][key][q] for r in runs) / k for q in range(players)]
+               for key in ("objective", "win", "score")}
+        moves.append(ExactMove(move=m["move"], text=state.move_to_string(m["move"]),
+                               value=avg["objective"], win=avg["win"], score=avg["score"]))
+    best = 0
+    for i in range(1, len(moves)):
+        if moves[i].value[cur] > moves[best].value[cur] + 1e-9:
+            best = i
+    line_state = state
+    if determinizations and hasattr(state, "determinize"):
+        line_state = state.clone()
+        line_state.determinize(cur, seeds[0])
+    line = runs[0]["line"] if best == runs[0]["best"] else [(moves[best].move, False)]
     return ExactResult(player=cur, objective=objective, paranoid=bool(paranoid), moves=moves,
-                       best_index=r["best"], line=_line_text(state, r["line"]),
-                       line_moves=r["line"], nodes=r["nodes"], tt_hits=r["tt_hits"],
-                       seconds=r["seconds"])
+                       best_index=best, line=_line_text(line_state, line), line_moves=line,
+                       nodes=nodes, tt_hits=sum(r["tt_hits"] for r in runs),
+                       seconds=sum(r["seconds"] for r in runs), determinizations=determinizations)
 
 
 def _line_text(state, line):
