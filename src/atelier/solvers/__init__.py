@@ -1,0 +1,467 @@
+"""Search for every ruleset: MCTS, information-set MCTS, exact expectimax and baseline bots.
+
+    from atelier import solvers
+    r = solvers.mcts(state, iterations=20000, threads=2, seed=1)
+    print(r.best_text, r.best.win)                   # the move, win share per seat
+    x = solvers.expectimax(late_state)               # exact values; TooLarge when over budget
+
+The loops run in C++ (Cython, solvers/engine.pyx) over the position copied out of the State
+through `state._capsule()`; nothing here runs per node. Algorithms, the max^n tie rule and the
+reward definitions: docs/solvers.md.
+"""
+from __future__ import annotations
+
+import math
+import threading
+from dataclasses import asdict, dataclass, field
+
+from ..errors import InputError
+from . import engine
+
+__all__ = ["mcts", "ismcts", "expectimax", "SearchResult", "MoveStats", "ExactResult",
+           "ExactMove", "TooLarge", "Bot", "make_bot", "random_move", "greedy_move", "BOT_NAMES",
+           "DEFAULT_ITERATIONS", "DEFAULT_MEMORY_MB", "DEFAULT_MAX_NODES"]
+
+DEFAULT_ITERATIONS = 10_000
+DEFAULT_MEMORY_MB = 512
+DEFAULT_MAX_NODES = 10_000_000
+MAX_THREADS = 64
+_CHANCE_CAP = 64   # engine.pyx CHANCE_CAP: exact chance children created per iteration at most
+_CHUNK = 256       # iterations between progress reports / deadline checks from Python
+
+
+class TooLarge(Exception):
+    """The exact search stopped at its node budget (or met a chance node too large to enumerate)."""
+
+    def __init__(self, nodes: int, reason: str = ""):
+        self.nodes = nodes
+        self.reason = reason
+        why = f"; {reason}" if reason else ""
+        super().__init__(f"too large for exact search ({nodes:,} nodes searched{why})")
+
+
+# ---------------------------------------------------------------------------------------------
+# MCTS / ISMCTS
+# ---------------------------------------------------------------------------------------------
+
+@dataclass
+class MoveStats:
+    """One root move after a search. Per-seat lists are indexed by seat."""
+    move: int
+    text: str
+    visits: int
+    win: list[float]          # mean win share per seat (ties split)
+    win_ci: float             # 95% half-width of the mover's win share (normal approximation)
+    score: list[float]        # mean final score per seat
+    score_ci: float           # 95% half-width of the mover's score
+    value: list[float]        # mean backed-up reward per seat (= win, or the score margin)
+
+
+@dataclass
+class SearchResult:
+    algorithm: str
+    player: int               # seat to move at the root
+    moves: list[MoveStats]    # canonical move order
+    best_index: int           # most visited (ties: higher mover value, then earlier move)
+    iterations: int
+    nodes: int
+    seconds: float
+    threads: int
+    seed: int
+    reward: str
+    memory_full: bool = False
+    per_tree_iterations: list[int] = field(default_factory=list)
+    signature: list = field(default_factory=list)
+
+    @property
+    def best(self) -> MoveStats:
+        return self.moves[self.best_index]
+
+    @property
+    def best_move(self) -> int:
+        return self.best.move
+
+    @property
+    def best_text(self) -> str:
+        return self.best.text
+
+    @property
+    def iterations_per_s(self) -> float:
+        return self.iterations / self.seconds if self.seconds > 0 else 0.0
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["best"] = self.best_text
+        d["iterations_per_s"] = self.iterations_per_s
+        return d
+
+
+def _check_budget(iterations, time, threads, memory_mb):
+    if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int)
+                                   or iterations < 1):
+        raise InputError(f"iterations: expected a positive integer, got {iterations!r}")
+    if time is not None and (isinstance(time, bool) or not isinstance(time, (int, float))
+                             or not math.isfinite(time) or time <= 0):
+        raise InputError(f"time: expected a positive number of seconds, got {time!r}")
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
+        raise InputError(f"threads: expected 1..{MAX_THREADS}, got {threads!r}")
+    if (isinstance(memory_mb, bool) or not isinstance(memory_mb, (int, float))
+            or not math.isfinite(memory_mb) or memory_mb <= 0):
+        raise InputError(f"memory_mb: expected a positive number, got {memory_mb!r}")
+
+
+def _check_decision(state):
+    try:
+        players, cur, n = engine.position_info(state)
+    except TypeError as exc:
+        raise InputError(f"position: {exc}") from None
+    if cur == -2:
+        raise InputError("position: the game is over (terminal position), nothing to search")
+    if cur == -1:
+        raise InputError("position: a chance event is next (e.g. a reveal), not a player's decision; "
+                         "apply or sample it first")
+    return players, cur, n
+
+
+def _search(algorithm, state, iterations, time, threads, seed, reward, memory_mb, exploration,
+            rollout, progress):
+    _check_budget(iterations, time, threads, memory_mb)
+    if reward not in ("win", "margin"):
+        raise InputError(f"reward: expected 'win' or 'margin', got {reward!r}")
+    if rollout not in ("random", "greedy"):
+        raise InputError(f"rollout: expected 'random' or 'greedy', got {rollout!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise InputError(f"seed: expected a non-negative integer, got {seed!r}")
+    players, cur, n_root = _check_decision(state)
+    if iterations is None and time is None:
+        iterations = DEFAULT_ITERATIONS
+    seed &= (1 << 64) - 1
+    node_bytes = engine.node_bytes(players) + 2   # + the chance-key side table (cap / 4 words)
+    cap = min(int(memory_mb * 2**20) // threads // node_bytes, 2**31 - 2)  # 32-bit node indices
+    shares = None
+    if iterations is not None:
+        shares = [iterations // threads + (1 if t < iterations % threads else 0) for t in range(threads)]
+    trees = []
+    for t in range(threads):
+        cap_t = cap
+        if shares is not None:
+            cap_t = min(cap, 2 + n_root + shares[t] * (_CHANCE_CAP + 1))
+        if cap_t < 1 + n_root:
+            raise InputError(f"memory_mb: {memory_mb} MB holds {cap_t:,} nodes per tree, fewer than "
+                             f"the {n_root + 1} the root needs")
+        try:
+            trees.append(engine.Tree(state, seed=engine.tree_seed(seed, t), exploration=exploration,
+                                     reward=reward, rollout=rollout, max_nodes=cap_t,
+                                     ismcts=(algorithm == "ismcts")))
+        except ValueError as exc:
+            raise InputError(str(exc)) from None
+    t0 = engine.now()
+    deadline = t0 + time if time is not None else 0.0
+
+    def work(i):
+        tree = trees[i]
+        left = shares[i] if shares is not None else None
+        size = _CHUNK
+        while left is None or left > 0:
+            chunk = size if left is None else min(size, left)
+            c0 = engine.now()
+            done = tree.run(chunk, deadline)
+            if engine.now() - c0 < 0.02 and size < (1 << 16):
+                size *= 2   # fewer returns to Python (and to the GIL) on fast games
+            if left is not None:
+                left -= done
+            if done < chunk or tree.full or (deadline and engine.now() >= deadline):
+                break
+            if progress is not None and threads == 1:
+                progress(_fraction(trees, iterations, t0, time))
+
+    if threads == 1:
+        work(0)
+    else:
+        workers = [threading.Thread(target=work, args=(i,), daemon=True) for i in range(threads)]
+        for w in workers:
+            w.start()
+        while any(w.is_alive() for w in workers):
+            for w in workers:
+                w.join(0.05)
+                if w.is_alive():
+                    break
+            if progress is not None:
+                progress(_fraction(trees, iterations, t0, time))
+    seconds = engine.now() - t0
+    if progress is not None:
+        progress(1.0)
+    return _merge(algorithm, state, trees, cur, players, seconds, threads, seed, reward)
+
+
+def _fraction(trees, iterations, t0, time):
+    done = sum(t.iterations for t in trees)
+    f = done / iterations if iterations else 0.0
+    if time:
+        f = max(f, (engine.now() - t0) / time)
+    return min(f, 1.0)
+
+
+def _merge(algorithm, state, trees, cur, players, seconds, threads, seed, reward):
+    stats = None
+    for tree in trees:
+        rows = tree.root_stats()
+        if stats is None:
+            stats = rows
+            continue
+        for a, b in zip(stats, rows):
+            a["visits"] += b["visits"]
+            for k in ("value_sum", "win_sum", "win_sq", "score_sum", "score_sq"):
+                a[k] = [x + y for x, y in zip(a[k], b[k])]
+    moves = []
+    for r in stats:
+        n = r["visits"]
+        d = max(n, 1)
+        win = [w / d for w in r["win_sum"]]
+        score = [s / d for s in r["score_sum"]]
+        moves.append(MoveStats(
+            move=r["move"], text=state.move_to_string(r["move"]), visits=n, win=win,
+            win_ci=_ci(r["win_sum"][cur], r["win_sq"][cur], n),
+            score=score, score_ci=_ci(r["score_sum"][cur], r["score_sq"][cur], n),
+            value=[v / d for v in r["value_sum"]]))
+    best = 0
+    for i, m in enumerate(moves):
+        b = moves[best]
+        if (m.visits, m.value[cur]) > (b.visits, b.value[cur]):
+            best = i
+    return SearchResult(
+        algorithm=algorithm, player=cur, moves=moves, best_index=best,
+        iterations=sum(t.iterations for t in trees), nodes=sum(t.nodes for t in trees),
+        seconds=seconds, threads=threads, seed=seed, reward=reward,
+        memory_full=any(t.full for t in trees),
+        per_tree_iterations=[t.iterations for t in trees],
+        signature=[list(t.signature()) for t in trees])
+
+
+def _ci(s, sq, n):
+    """95% half-width of a mean from its sum and sum of squares (normal approximation)."""
+    if n < 2:
+        return float("inf") if n == 0 else 1.0
+    mean = s / n
+    var = max(sq / n - mean * mean, 0.0) * n / (n - 1)
+    return 1.96 * math.sqrt(var / n)
+
+
+def mcts(state, iterations=None, time=None, threads=1, seed=0, reward="win",
+         memory_mb=DEFAULT_MEMORY_MB, exploration=1.0, rollout="random", progress=None) -> SearchResult:
+    """UCT with max^n value vectors from a decision node of `state` (any ruleset).
+
+    Budgets: `iterations` (total over all threads), `time` (seconds) and `memory_mb` (node
+    arena); the search stops at the first one reached (default: 10,000 iterations). `threads`
+    independent trees (root parallelism, seeds derived from `seed`) run without the GIL and
+    their root statistics are summed; with an iteration budget the result is the same for the
+    same (seed, threads). `reward`: "win" (win share, ties split) or "margin" (score margin
+    to the best other seat). `progress(fraction)` is called while searching.
+    """
+    return _search("mcts", state, iterations, time, threads, seed, reward, memory_mb, exploration,
+                   rollout, progress)
+
+
+def ismcts(state, iterations=None, time=None, threads=1, seed=0, reward="win",
+           memory_mb=DEFAULT_MEMORY_MB, exploration=1.0, rollout="random",
+           progress=None) -> SearchResult:
+    """Single-observer information-set MCTS for the seat to move: one tree over that seat's
+    information sets, a fresh `determinize` of the position every iteration, availability
+    counts in the selection. Same budgets and options as `mcts`. On perfect-information
+    rulesets it plays like MCTS."""
+    return _search("ismcts", state, iterations, time, threads, seed, reward, memory_mb,
+                   exploration, rollout, progress)
+
+
+# ---------------------------------------------------------------------------------------------
+# Expectimax
+# ---------------------------------------------------------------------------------------------
+
+@dataclass
+class ExactMove:
+    move: int
+    text: str
+    value: list[float]   # the objective per seat: win share, or score margin
+    win: list[float]     # exact win probability per seat (ties split)
+    score: list[float]   # exact expected final score per seat
+
+
+@dataclass
+class ExactResult:
+    player: int
+    objective: str
+    paranoid: bool
+    moves: list[ExactMove]
+    best_index: int
+    line: list[str]      # principal line; chance outcomes (most probable) are marked "chance:"
+    line_moves: list[tuple[int, bool]]
+    nodes: int
+    tt_hits: int
+    seconds: float
+    determinizations: int = 0   # > 0: averaged over that many determinizations (hidden information)
+
+    @property
+    def best(self) -> ExactMove:
+        return self.moves[self.best_index]
+
+    @property
+    def best_move(self) -> int:
+        return self.best.move
+
+    @property
+    def best_text(self) -> str:
+        return self.best.text
+
+    @property
+    def nodes_per_s(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["best"] = self.best_text
+        d["nodes_per_s"] = self.nodes_per_s
+        return d
+
+
+def expectimax(state, max_nodes=DEFAULT_MAX_NODES, objective="win", paranoid=False,
+               prune=True, ordering=True, determinizations=0, seed=0) -> ExactResult:
+    """Exact max^n values of every root move: expectation over chance, each seat maximising
+    its own `objective` ("win" share or score "margin"), ties between equal values broken
+    by the earliest move in canonical order (docs/solvers.md). `paranoid=True`: every other
+    seat minimises the root seat's value instead. `prune` (win objective only) and `ordering`
+    (True: table hits first; "greedy": the greedy move first; False: canonical) change the
+    work, never the values. Raises TooLarge(nodes) beyond `max_nodes` nodes (in total), or
+    when a chance node has too many outcomes to enumerate.
+
+    Hidden information: `determinizations=K` solves K determinizations of what the mover
+    cannot see (seeded from `seed`) exactly and averages them per move: exact for each sample,
+    not for the information set (the principal line is the first sample's)."""
+    if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
+        raise InputError(f"max_nodes: expected a positive integer, got {max_nodes!r}")
+    if objective not in ("win", "margin"):
+        raise InputError(f"objective: expected 'win' or 'margin', got {objective!r}")
+    if ordering not in (False, True, "table", "greedy"):
+        raise InputError(f"ordering: expected True/'table', 'greedy' or False, got {ordering!r}")
+    if (isinstance(determinizations, bool) or not isinstance(determinizations, int)
+            or not 0 <= determinizations <= 100_000):
+        raise InputError(f"determinizations: expected 0..100000, got {determinizations!r}")
+    players, cur, _ = _check_decision(state)
+    order = {False: 0, True: 1, "table": 1, "greedy": 2}[ordering]
+    seeds = [None] if not determinizations else [
+        engine.tree_seed(seed & ((1 << 64) - 1), k + 1) for k in range(determinizations)]
+    runs, nodes = [], 0
+    for dseed in seeds:
+        r = engine.expectimax_search(state, max_nodes=max(1, max_nodes - nodes), objective=objective,
+                                     paranoid=bool(paranoid), prune=bool(prune), ordering=order,
+                                     determinize_seed=dseed)
+        nodes += r["nodes"]
+        if r["aborted"] == 1:
+            raise TooLarge(nodes)
+        if r["aborted"] == 2:
+            raise TooLarge(nodes, "a chance node has too many outcomes to enumerate")
+        runs.append(r)
+    k = len(runs)
+    moves = []
+    for i, m in enumerate(runs[0]["moves"]):
+        avg = {key: [sum(r["moves"][i][key][q] for r in runs) / k for q in range(players)]
+               for key in ("objective", "win", "score")}
+        moves.append(ExactMove(move=m["move"], text=state.move_to_string(m["move"]),
+                               value=avg["objective"], win=avg["win"], score=avg["score"]))
+    best = 0
+    for i in range(1, len(moves)):
+        if moves[i].value[cur] > moves[best].value[cur] + 1e-9:
+            best = i
+    line_state = state
+    if determinizations and hasattr(state, "determinize"):
+        line_state = state.clone()
+        line_state.determinize(cur, seeds[0])
+    line = runs[0]["line"] if best == runs[0]["best"] else [(moves[best].move, False)]
+    return ExactResult(player=cur, objective=objective, paranoid=bool(paranoid), moves=moves,
+                       best_index=best, line=_line_text(line_state, line), line_moves=line,
+                       nodes=nodes, tt_hits=sum(r["tt_hits"] for r in runs),
+                       seconds=sum(r["seconds"] for r in runs), determinizations=determinizations)
+
+
+def _line_text(state, line):
+    s = state.clone()
+    out = []
+    for m, chance in line:
+        text = s.move_to_string(m)
+        if chance:
+            out.append(f"chance:{text}")
+            s.apply_chance(m)
+        else:
+            out.append(text)
+            s.apply(m)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Bots
+# ---------------------------------------------------------------------------------------------
+
+def random_move(state, seed=0) -> int:
+    """A uniformly random legal move (deterministic per seed)."""
+    _check_decision(state)
+    return engine.random_move(state, seed & ((1 << 64) - 1))
+
+
+def greedy_move(state, seed=0) -> int:
+    """The ruleset's documented greedy heuristic (docs/bots.md; deterministic per seed)."""
+    _check_decision(state)
+    return engine.greedy_move(state, seed & ((1 << 64) - 1))
+
+
+BOT_NAMES = ("random", "greedy", "mcts[:N|:Ts][:greedy]", "ismcts[:N|:Ts][:greedy]")
+
+
+class Bot:
+    """A player for matches: `choose(state, seed) -> move`."""
+
+    def __init__(self, spec: str, kind: str, iterations=None, time=None, threads=1, rollout="random"):
+        self.spec, self.kind = spec, kind
+        self.iterations, self.time, self.threads, self.rollout = iterations, time, threads, rollout
+
+    def choose(self, state, seed: int) -> int:
+        if self.kind == "random":
+            return random_move(state, seed)
+        if self.kind == "greedy":
+            return greedy_move(state, seed)
+        search = mcts if self.kind == "mcts" else ismcts
+        return search(state, iterations=self.iterations, time=self.time, threads=self.threads,
+                      seed=seed, rollout=self.rollout).best_move
+
+    def __repr__(self):
+        return f"Bot({self.spec!r})"
+
+
+def make_bot(spec: str, threads: int = 1) -> Bot:
+    """A bot from its name: random, greedy, mcts[:N] (N iterations per move, default 1000),
+    mcts:Ts (T seconds per move, e.g. mcts:1s), ismcts[:N|:Ts]; a final `:greedy` makes the
+    search's playouts use the greedy bot instead of uniform random moves."""
+    if not isinstance(spec, str):
+        raise InputError(f"bot: expected a name, got {spec!r}")
+    text = spec.strip().lower()
+    name, _, arg = text.partition(":")
+    if name in ("random", "greedy") and not arg:
+        return Bot(text, name)
+    if name in ("mcts", "ismcts"):
+        rollout = "random"
+        if arg == "greedy" or arg.endswith(":greedy"):
+            rollout, arg = "greedy", arg[:-len("greedy")].rstrip(":")
+        if not arg:
+            return Bot(text, name, iterations=1000, threads=threads, rollout=rollout)
+        try:
+            if arg.endswith("s"):
+                t = float(arg[:-1])
+                if not math.isfinite(t) or t <= 0:
+                    raise ValueError
+                return Bot(text, name, time=t, threads=threads, rollout=rollout)
+            n = int(arg)
+            if n < 1:
+                raise ValueError
+            return Bot(text, name, iterations=n, threads=threads, rollout=rollout)
+        except ValueError:
+            raise InputError(f"bot '{spec}': budget must be a positive iteration count (mcts:2000) "
+                             f"or seconds (mcts:1s)") from None
+    raise InputError(f"bot '{spec}': unknown (known: {', '.join(BOT_NAMES)})")

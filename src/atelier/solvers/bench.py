@@ -1,0 +1,79 @@
+"""Search speed figures for `atelier bench`: `search_bench(...)` returns a dict of rows.
+
+MCTS iterations/s from the start and from a mid-game position (1 thread and `threads`
+threads, with the speedup), and expectimax nodes/s on a late-game position found by playing
+a seeded random game to its end and stepping back while the exact search stays in budget.
+"""
+from __future__ import annotations
+
+import os
+import random
+
+from . import TooLarge, expectimax, mcts
+
+
+def _positions(game: str, players: int, seed: int):
+    """(start, mid-game, decisions after the last chance event of a random game)."""
+    if game == "testgame":
+        from . import testgame
+
+        g = testgame.Game(players, 8, 3, min(5, 24 // (players + 1)))
+        start = lambda: g.dealt_state(seed)  # noqa: E731
+    else:
+        import atelier
+
+        g = atelier.open(game, players=players, seed=seed)
+        start = g.start
+    s = start()
+    rnd = random.Random(seed)
+    mid, tail, k, decisions = None, [], 0, 0
+    while not s.is_terminal():
+        if s.is_chance():
+            s.sample_chance(seed * 1000 + k)
+            tail, k = [], k + 1
+            continue
+        if mid is None and decisions >= 60:
+            mid = s.clone()
+        tail.append(s.clone())
+        s.apply(rnd.choice(s.legal_moves()))
+        decisions += 1
+    return start(), mid if mid is not None else start(), tail
+
+
+def _mcts_row(what, state, iterations, threads, seed):
+    one = mcts(state, iterations=iterations, threads=1, seed=seed)
+    row = {"what": what, "iterations": iterations, "iterations_per_s": one.iterations_per_s,
+           "nodes": one.nodes}
+    if threads > 1:
+        par = mcts(state, iterations=iterations * threads, threads=threads, seed=seed)
+        row[f"iterations_per_s_{threads}_threads"] = par.iterations_per_s
+        row["speedup"] = par.iterations_per_s / one.iterations_per_s if one.iterations_per_s else 0.0
+    return row
+
+
+def _expectimax_row(tail, max_nodes):
+    best = None
+    for back in range(2, len(tail) + 1):
+        try:
+            x = expectimax(tail[-back], max_nodes=max_nodes)
+        except TooLarge:
+            break
+        best = (back, x)
+    if best is None:
+        return {"what": "expectimax (late game)", "nodes": 0, "nodes_per_s": 0.0}
+    back, x = best
+    return {"what": f"expectimax (late game, {back} decisions from the end)", "nodes": x.nodes,
+            "nodes_per_s": x.nodes_per_s, "seconds": x.seconds, "tt_hits": x.tt_hits}
+
+
+def search_bench(game: str = "inventors", players: int = 4, seed: int = 0, iterations: int = 20_000,
+                 threads: int | None = None, max_nodes: int = 3_000_000) -> dict:
+    """MCTS iterations/s (start, mid-game; 1 and `threads` threads) and expectimax nodes/s."""
+    if threads is None:
+        threads = min(2, os.cpu_count() or 1)
+    start, mid, tail = _positions(game, players, seed)
+    rows = [_mcts_row("mcts (start)", start, iterations, threads, seed),
+            _mcts_row("mcts (mid-game)", mid, iterations, threads, seed),
+            _expectimax_row(tail, max_nodes)]
+    return {"game": game, "players": players, "cpu_count": os.cpu_count(), "threads": threads,
+            "rows": rows}
