@@ -260,17 +260,8 @@ void Game::complete(State& s, int j) const {
   --s.ndisplay;
   std::memset(&s.display[s.ndisplay], 0, sizeof(DisplayCard));
 
-  int order[kMaxPlayers], count = 0;
-  for (int dist = 0; dist < n_; ++dist) {  // clockwise from the holder: ties resolved already
-    const int seat = (holder + dist) % n_;
-    if (!dc.cubes[seat]) continue;
-    int t = count++;
-    while (t > 0 && dc.cubes[order[t - 1]] < dc.cubes[seat]) {  // stable: keeps clockwise order
-      order[t] = order[t - 1];
-      --t;
-    }
-    order[t] = seat;
-  }
+  int order[kMaxPlayers];
+  const int count = priority_order(dc.cubes, holder, n_, order);
   s.rw_card = dc.card;
   s.rw_tokens = dc.tokens;
   s.rw_left = 7;

@@ -61,6 +61,23 @@ inline uint64_t reward_key(const State& s, int n) {
   return h;
 }
 
+// Spec 5.7.3: contributors by cubes descending, ties by clockwise distance from the holder.
+// Fills `order` and returns the number of contributors.
+inline int priority_order(const uint8_t* cubes, int holder, int n, int* order) {
+  int count = 0;
+  for (int dist = 0; dist < n; ++dist) {  // clockwise from the holder, so ties are pre-sorted
+    const int seat = (holder + dist) % n;
+    if (!cubes[seat]) continue;
+    int t = count++;
+    while (t > 0 && cubes[order[t - 1]] < cubes[seat]) {  // stable insertion keeps that order
+      order[t] = order[t - 1];
+      --t;
+    }
+    order[t] = seat;
+  }
+  return count;
+}
+
 inline unsigned token_lo(uint8_t packed) { return packed & 0xF; }
 inline unsigned token_hi(uint8_t packed) { return packed >> 4; }
 inline uint8_t pack_tokens(unsigned a, unsigned b) {

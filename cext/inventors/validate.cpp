@@ -135,17 +135,8 @@ std::string Game::validate(const State& s) const {
     }
     if (cubes != ed_.cards[s.rw_card].total) return where + ".cubes: must add up to the card's " + S(ed_.cards[s.rw_card].total) + " spaces";
     // The rewarded list must be the first min(3, contributors) of the 5.7.3 order.
-    int order[kMaxPlayers], count = 0;
-    for (int dist = 0; dist < n_; ++dist) {
-      const int seat = (s.statuette + dist) % n_;
-      if (!s.rw_cubes[seat]) continue;
-      int t = count++;
-      while (t > 0 && s.rw_cubes[order[t - 1]] < s.rw_cubes[seat]) {
-        order[t] = order[t - 1];
-        --t;
-      }
-      order[t] = seat;
-    }
+    int order[kMaxPlayers];
+    const int count = priority_order(s.rw_cubes, s.statuette, n_, order);
     const int expect = count < 3 ? count : 3;
     if (s.rw_count != expect) return where + ".seats: expected " + S(expect) + " rewarded seats";
     for (int t = 0; t < 3; ++t) {
