@@ -95,6 +95,17 @@ cdef int _legal(_Pos p, MoveList* ml) noexcept nogil:
     return ml.size
 
 
+def hidden_information(state):
+    """True when the seat to move does not see the whole state (infoset_key != hash)."""
+    cdef _Pos p = _Pos.of(state)
+    cdef int cur = _cur(p)
+    if cur < 0:
+        return False
+    if p.kind == POS_INVENTORS:
+        return (<InvPosition*>p.p).infoset_key(cur) != (<InvPosition*>p.p).hash()
+    return (<TestPosition*>p.p).infoset_key(cur) != (<TestPosition*>p.p).hash()
+
+
 def position_info(state):
     """(players, current_player, legal move count) as the search sees `state`."""
     cdef _Pos p = _Pos.of(state)

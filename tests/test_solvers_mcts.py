@@ -192,3 +192,8 @@ def test_ismcts_makes_hidden_moves_blind():
     a = solvers.ismcts(s, iterations=4000, seed=2)
     b = solvers.ismcts(t, iterations=4000, seed=2)
     assert a.signature == b.signature and a.best_move == b.best_move
+
+
+def test_hidden_information_detection():
+    assert solvers.engine.hidden_information(dealt(3, 8, 2, 3, 1, 0))
+    assert not solvers.engine.hidden_information(testgame.Game(2, 4, 2, 2).initial_state())

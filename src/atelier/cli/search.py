@@ -67,10 +67,12 @@ def _fmt_vec(xs, digits=1):
 @click.option("--reward", type=click.Choice(["win", "margin"]), default="win", show_default=True,
               help="What MCTS maximises: win share (ties split) or score margin.")
 @click.option("--memory", "memory_mb", metavar="MB", default="512", show_default=True, help="Node arena budget.")
-@click.option("--ismcts", is_flag=True, help="Information-set MCTS for the seat to move.")
+@click.option("--algorithm", type=click.Choice(["auto", "mcts", "ismcts"]), default="auto", show_default=True,
+              help="auto: ISMCTS when the seat to move cannot see everything, else MCTS.")
+@click.option("--ismcts", is_flag=True, help="Same as --algorithm ismcts.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @run_guarded
-def suggest(pos, iterations, seconds, threads, seed, reward, memory_mb, ismcts, as_json):
+def suggest(pos, iterations, seconds, threads, seed, reward, memory_mb, algorithm, ismcts, as_json):
     """Rank the moves in POS by MCTS: visits, win %, expected scores, 95% intervals.
 
     The last line is the best move alone, for scripts."""
@@ -82,7 +84,13 @@ def suggest(pos, iterations, seconds, threads, seed, reward, memory_mb, ismcts, 
     seed = _num(seed, "seed", int)
     memory_mb = _num(memory_mb, "memory", float)
     state = _read(pos)
-    search = solvers.ismcts if ismcts else solvers.mcts
+    if ismcts:
+        algorithm = "ismcts"
+    if algorithm == "auto":
+        # A hidden-information position is searched from what the mover knows: MCTS on the
+        # full state would use cards the mover cannot see.
+        algorithm = "ismcts" if solvers.engine.hidden_information(state) else "mcts"
+    search = solvers.ismcts if algorithm == "ismcts" else solvers.mcts
     show = not as_json and sys.stderr.isatty()
     with _progress_bar("thinking", show) as update:
         r = search(state, iterations=iterations, time=seconds, threads=threads, seed=seed,
