@@ -75,13 +75,23 @@ def test_apply_samples_chance_nodes_with_a_seed(tmp_path):
 
 
 def test_bench_json():
-    r = run("bench", "--games", 20, "--players", 2, "--json")
+    r = run("bench", "--games", 20, "--players", 2, "--json", "--core-only")
     assert r.exit_code == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["cpu_count"] >= 1
     row = out["rows"][0]
     assert row["decisions_per_s"] > 0 and row["games_per_s"] > 0
     assert out["rows"][1]["state_bytes"] <= 256 and out["rows"][1]["clone_ns"] > 0
+    assert len(out["rows"]) == 2  # --core-only: no search rows
+
+
+def test_bench_includes_search_figures():
+    r = run("bench", "--games", 20, "--players", 2, "--json")
+    assert r.exit_code == 0, r.stderr
+    whats = [row["what"] for row in json.loads(r.stdout)["rows"]]
+    assert any(w.startswith("mcts (start)") for w in whats), whats
+    assert any(w.startswith("mcts (mid-game)") for w in whats), whats
+    assert any(w.startswith("expectimax") for w in whats), whats
 
 
 def write(tmp_path, text, name="pos.json"):

@@ -8,11 +8,13 @@ import platform
 from .games import ruleset
 
 
-def bench(game: str = "inventors", players: int = 4, games: int = 2000, seed: int = 0) -> dict:
-    """Random playouts and State copies timed inside C++ (no Python in the loop)."""
+def bench(game: str = "inventors", players: int = 4, games: int = 2000, seed: int = 0,
+          search: bool = True) -> dict:
+    """Random playouts and State copies timed inside C++ (no Python in the loop); with `search`,
+    also MCTS iterations/s (start, mid-game; 1 and 2 threads) and expectimax nodes/s."""
     g = ruleset(game).open_game(players=players, seed=seed)
     core = g.bench_core(games, seed)
-    return {
+    result = {
         "game": game,
         "players": players,
         "cpu_count": os.cpu_count(),
@@ -25,3 +27,8 @@ def bench(game: str = "inventors", players: int = 4, games: int = 2000, seed: in
             {"what": "state copy", "clone_ns": core["clone_ns"], "state_bytes": core["state_bytes"]},
         ],
     }
+    if search:
+        from .solvers.bench import search_bench
+
+        result["rows"] += search_bench(game, players=players, seed=seed)["rows"]
+    return result

@@ -130,13 +130,15 @@ def examples():
 @click.option("--players", "-n", type=click.IntRange(2, 5), default=4, show_default=True)
 @click.option("--games", "n_games", type=click.IntRange(1), default=20000, show_default=True)
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
+@click.option("--core-only", is_flag=True, help="Skip the search figures (MCTS, expectimax).")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @run_guarded
-def bench(game, players, n_games, seed, as_json):
-    """Speed figures: random playouts and state copies in the C++ core."""
+def bench(game, players, n_games, seed, core_only, as_json):
+    """Speed figures: the C++ core (random playouts, state copies) and the search (MCTS
+    iterations/s at the start and mid-game, thread speedup, expectimax nodes/s)."""
     from ..bench import bench as run_bench
 
-    result = run_bench(game, players=players, games=n_games, seed=seed)
+    result = run_bench(game, players=players, games=n_games, seed=seed, search=not core_only)
     if as_json:
         click.echo(json.dumps(result, indent=2))
         return
