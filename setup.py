@@ -23,7 +23,7 @@ RULES_SOURCES = sorted(
 )
 
 # Header edits must rebuild both modules (setuptools only tracks sources by default).
-HEADERS = sorted(glob.glob("cext/**/*.hpp", recursive=True) + glob.glob("solvers/*.pxd"))
+HEADERS = sorted(glob.glob("cext/**/*.hpp", recursive=True) + glob.glob("solvers/*.pxd") + glob.glob("solvers/*.pxi"))
 
 core = Pybind11Extension(
     "atelier._core",

@@ -1,0 +1,309 @@
+# MCTS: the node arena, UCT selection, backup, one iteration (included by engine.pyx).
+
+# ---------------------------------------------------------------------------------------------
+# MCTS and ISMCTS: a preallocated node arena, struct of arrays, 32-bit indices
+# ---------------------------------------------------------------------------------------------
+
+cdef enum NodeKind:
+    K_NEW = 0          # created, not yet visited: its kind is set on the next visit
+    K_DECISION = 1
+    K_CHANCE_EXACT = 2 # outcomes enumerated with exact probabilities, one child each
+    K_CHANCE_SAMPLED = 3  # too many outcomes: progressive widening over sampled outcomes
+    K_TERMINAL = 4
+
+DEF CHANCE_CAP = 64    # at most this many outcomes become exact children
+DEF MAX_DEPTH = 4096
+
+cdef struct Core:
+    int np
+    int64_t cap, size
+    double* val          # cap * np: sum of backed-up rewards per player
+    uint32_t* visits
+    int32_t* first_child
+    int32_t* next_sib
+    uint16_t* move       # move (or outcome) leading here
+    uint16_t* n_moves    # decision: legal moves; chance: exact outcomes
+    uint16_t* n_children
+    int8_t* player       # player to move here (set with the kind)
+    int8_t* kind
+    uint32_t* aux        # ISMCTS availability count, or index into keys for chance children
+    uint64_t* keys       # side table (aux = index): chance children's outcome seed (MCTS) or
+                         # observer key (ISMCTS); ISMCTS opponent-move classes' observer key
+    uint32_t* keyavail   # side table: availability count of an ISMCTS opponent-move class
+    int64_t nkeys, keycap
+    uint64_t* legalbits  # 65536-bit scratch set of legal moves (ISMCTS)
+    # parameters
+    double c_explore, pw_c, pw_alpha
+    int reward           # 0 win share, 1 score margin
+    int rollout          # 0 uniform random, 1 greedy
+    int ismcts, observer
+    int root_player, nroot
+    double lo, hi        # observed reward range (margin normalisation)
+    int full
+    int64_t iterations
+    double* rs           # root statistics: nroot * 4 * np (win sum, win sq, score sum, score sq)
+    int32_t path[MAX_DEPTH]
+
+
+def node_bytes(int players):
+    """Bytes per arena node for `players` seats (the design bound is 64)."""
+    return 8 * players + 4 + 4 + 4 + 2 + 2 + 2 + 1 + 1 + 4
+
+
+cdef int core_alloc(Core* c, int np, int64_t cap) noexcept nogil:
+    memset(c, 0, sizeof(Core))
+    c.np = np
+    c.cap = cap
+    c.val = <double*>malloc(sizeof(double) * cap * np)
+    c.visits = <uint32_t*>malloc(sizeof(uint32_t) * cap)
+    c.first_child = <int32_t*>malloc(sizeof(int32_t) * cap)
+    c.next_sib = <int32_t*>malloc(sizeof(int32_t) * cap)
+    c.move = <uint16_t*>malloc(sizeof(uint16_t) * cap)
+    c.n_moves = <uint16_t*>malloc(sizeof(uint16_t) * cap)
+    c.n_children = <uint16_t*>malloc(sizeof(uint16_t) * cap)
+    c.player = <int8_t*>malloc(sizeof(int8_t) * cap)
+    c.kind = <int8_t*>malloc(sizeof(int8_t) * cap)
+    c.aux = <uint32_t*>malloc(sizeof(uint32_t) * cap)
+    c.keycap = cap // 4 + 16
+    c.keys = <uint64_t*>malloc(sizeof(uint64_t) * c.keycap)
+    c.keyavail = <uint32_t*>malloc(sizeof(uint32_t) * c.keycap)
+    c.legalbits = <uint64_t*>calloc(1024, sizeof(uint64_t))
+    if (c.val == NULL or c.visits == NULL or c.first_child == NULL or c.next_sib == NULL
+            or c.move == NULL or c.n_moves == NULL or c.n_children == NULL or c.player == NULL
+            or c.kind == NULL or c.aux == NULL or c.keys == NULL or c.keyavail == NULL
+            or c.legalbits == NULL):
+        return -1
+    return 0
+
+
+cdef void core_free(Core* c) noexcept nogil:
+    free(c.val); free(c.visits); free(c.first_child); free(c.next_sib); free(c.move)
+    free(c.n_moves); free(c.n_children); free(c.player); free(c.kind); free(c.aux)
+    free(c.keys); free(c.keyavail); free(c.legalbits); free(c.rs)
+    c.val = NULL; c.rs = NULL; c.keys = NULL; c.keyavail = NULL; c.legalbits = NULL
+
+
+cdef inline int32_t new_node(Core* c, Move m) noexcept nogil:
+    cdef int32_t i = <int32_t>c.size
+    cdef int q
+    c.size += 1
+    for q in range(c.np):
+        c.val[i * c.np + q] = 0.0
+    c.visits[i] = 0
+    c.first_child[i] = -1
+    c.next_sib[i] = -1
+    c.move[i] = m
+    c.n_moves[i] = 0
+    c.n_children[i] = 0
+    c.player[i] = -3
+    c.kind[i] = K_NEW
+    c.aux[i] = 0
+    return i
+
+
+cdef inline void add_child(Core* c, int32_t parent, int32_t child) noexcept nogil:
+    c.next_sib[child] = c.first_child[parent]
+    c.first_child[parent] = child
+    c.n_children[parent] += 1
+
+
+cdef void classify(AnyPos* s, Core* c, int32_t node) noexcept nogil:
+    cdef MoveList ml
+    cdef Move mv[CHANCE_CAP]
+    cdef double pr[CHANCE_CAP]
+    cdef int k
+    c.player[node] = <int8_t>s.current_player()
+    if s.is_terminal():
+        c.kind[node] = K_TERMINAL
+    elif s.is_chance():
+        k = s.chance_outcomes(mv, pr, CHANCE_CAP)
+        if k >= 0 and not c.ismcts:
+            c.kind[node] = K_CHANCE_EXACT
+            c.n_moves[node] = <uint16_t>k
+        else:
+            c.kind[node] = K_CHANCE_SAMPLED
+    else:
+        c.kind[node] = K_DECISION
+        s.legal_moves(ml)
+        c.n_moves[node] = <uint16_t>ml.size
+
+
+cdef inline int32_t select_ucb(Core* c, int32_t node, int p) noexcept nogil:
+    cdef double logn = log(<double>c.visits[node] + 1.0)
+    cdef double best = -1e300, u, q, scale = 1.0, lo = 0.0
+    cdef int32_t bc = -1, ch = c.first_child[node]
+    cdef uint32_t n
+    if c.reward == 1:
+        lo = c.lo
+        scale = 1.0 / (c.hi - c.lo) if c.hi > c.lo else 0.0
+    while ch >= 0:
+        n = c.visits[ch]
+        if n == 0:
+            return ch
+        if c.ismcts:
+            logn = log(<double>c.aux[ch])
+        q = (c.val[ch * c.np + p] / n - lo) * scale
+        u = q + c.c_explore * sqrt(logn / n)
+        if u > best:
+            best = u
+            bc = ch
+        ch = c.next_sib[ch]
+    return bc
+
+
+cdef void terminal_reward(AnyPos* s, Core* c, double* win, double* reward, int* sc) noexcept nogil:
+    cdef int q, r
+    cdef int best
+    s.returns(win)
+    s.scores(sc)
+    if c.reward == 0:
+        for q in range(c.np):
+            reward[q] = win[q]
+    else:
+        for q in range(c.np):
+            best = -2147483647
+            for r in range(c.np):
+                if r != q and sc[r] > best:
+                    best = sc[r]
+            reward[q] = sc[q] - best
+            if reward[q] < c.lo:
+                c.lo = reward[q]
+            if reward[q] > c.hi:
+                c.hi = reward[q]
+
+
+cdef void backup(Core* c, int depth, double* win, double* reward, int* sc) noexcept nogil:
+    cdef int i, q
+    cdef int32_t node
+    cdef double* rs
+    for i in range(depth):
+        node = c.path[i]
+        c.visits[node] += 1
+        for q in range(c.np):
+            c.val[node * c.np + q] += reward[q]
+    if depth > 1:
+        rs = c.rs + (c.path[1] - 1) * 4 * c.np
+        for q in range(c.np):
+            rs[q] += win[q]
+            rs[c.np + q] += win[q] * win[q]
+            rs[2 * c.np + q] += sc[q]
+            rs[3 * c.np + q] += <double>sc[q] * sc[q]
+    c.iterations += 1
+
+
+cdef int core_root(AnyPos* root, Core* c) noexcept nogil:
+    """Root node 0 with every legal move as a child, contiguous: child i (node 1+i) = move i."""
+    cdef MoveList ml
+    cdef int i
+    root.legal_moves(ml)
+    if c.cap < 1 + ml.size:
+        return -1
+    new_node(c, 0)
+    c.kind[0] = K_DECISION
+    c.player[0] = <int8_t>root.current_player()
+    c.n_moves[0] = <uint16_t>ml.size
+    c.n_children[0] = <uint16_t>ml.size
+    for i in range(ml.size):
+        new_node(c, ml.moves[i])
+        if c.ismcts:
+            c.aux[1 + i] = 0
+    for i in range(ml.size):
+        c.next_sib[1 + i] = 2 + i if i + 1 < ml.size else -1
+    c.first_child[0] = 1
+    c.nroot = ml.size
+    c.root_player = root.current_player()
+    c.rs = <double*>calloc(ml.size * 4 * c.np, sizeof(double))
+    return 0
+
+
+cdef int mcts_iteration(AnyPos* root, Core* c, Rng* rng) noexcept nogil:
+    """One MCTS iteration (select, expand one node, playout, back up). 1 when the arena is full."""
+    cdef AnyPos s = root[0]
+    cdef int32_t node = 0, ch
+    cdef int depth = 1, i, k, besti
+    cdef MoveList ml
+    cdef Move mv[CHANCE_CAP]
+    cdef double pr[CHANCE_CAP]
+    cdef double win[8]
+    cdef double reward[8]
+    cdef int sc[8]
+    cdef double score, bests, allowed
+    cdef uint64_t seed, total, r
+    cdef Rng crng
+    c.path[0] = 0
+    while True:
+        if c.kind[node] == K_NEW:
+            classify(&s, c, node)
+            break
+        if c.kind[node] == K_TERMINAL:
+            break
+        if depth >= MAX_DEPTH - 1:
+            break
+        if c.kind[node] == K_DECISION:
+            if c.n_children[node] < c.n_moves[node]:
+                if c.size >= c.cap:
+                    c.full = 1
+                    return 1
+                s.legal_moves(ml)
+                ch = new_node(c, ml.moves[c.n_children[node]])
+                add_child(c, node, ch)
+                s.apply(c.move[ch])
+            else:
+                ch = select_ucb(c, node, c.player[node])
+                s.apply(c.move[ch])
+        elif c.kind[node] == K_CHANCE_EXACT:
+            k = s.chance_outcomes(mv, pr, CHANCE_CAP)
+            if c.n_children[node] == 0:
+                if c.size + k > c.cap:
+                    c.full = 1
+                    return 1
+                for i in range(k):
+                    ch = new_node(c, mv[i])
+                    if i + 1 < k:
+                        c.next_sib[ch] = ch + 1
+                c.first_child[node] = <int32_t>(c.size - k)
+                c.n_children[node] = <uint16_t>k
+            # Stratified choice: the outcome furthest below its share p_i of the visits.
+            besti = 0
+            bests = -1e300
+            ch = c.first_child[node]
+            for i in range(k):
+                score = pr[i] * (c.visits[node] + 1.0) - c.visits[ch + i]
+                if score > bests:
+                    bests = score
+                    besti = i
+            ch = ch + besti
+            s.apply_chance(mv[besti])
+        else:  # K_CHANCE_SAMPLED: progressive widening over sampled outcomes
+            allowed = c.pw_c * pow(c.visits[node] + 1.0, c.pw_alpha)
+            if c.n_children[node] == 0 or c.n_children[node] < allowed:
+                if c.size >= c.cap or c.nkeys >= c.keycap or c.n_children[node] == 65535:
+                    c.full = 1
+                    return 1
+                seed = rng.next()
+                ch = new_node(c, 0)
+                c.aux[ch] = <uint32_t>c.nkeys
+                c.keys[c.nkeys] = seed
+                c.nkeys += 1
+                add_child(c, node, ch)
+            else:
+                total = 0
+                ch = c.first_child[node]
+                while ch >= 0:
+                    total += c.visits[ch]
+                    ch = c.next_sib[ch]
+                r = rng.below(<uint32_t>total) if total > 0 else 0
+                ch = c.first_child[node]
+                while c.next_sib[ch] >= 0 and r >= c.visits[ch]:
+                    r -= c.visits[ch]
+                    ch = c.next_sib[ch]
+                seed = c.keys[c.aux[ch]]
+            crng.reseed(seed)
+            s.sample_chance(crng)
+        c.path[depth] = ch
+        depth += 1
+        node = ch
+    _playout(&s, rng, c.rollout)
+    terminal_reward(&s, c, win, reward, sc)
+    backup(c, depth, win, reward, sc)
+    return 0

@@ -1,0 +1,150 @@
+# Running a tree to its budget, and the Python Tree object (included by engine.pyx).
+
+cdef int64_t run_core(AnyPos* root, Core* c, Rng* rng, int64_t n, double deadline) noexcept nogil:
+    cdef int64_t i = 0
+    while i < n:
+        if c.ismcts:
+            if ismcts_iteration(root, c, rng):
+                break
+        elif mcts_iteration(root, c, rng):
+            break
+        i += 1
+        if deadline > 0 and (i & 63) == 0 and now_seconds() >= deadline:
+            break
+    return i
+
+
+cdef uint64_t _splitmix(uint64_t x) noexcept nogil:
+    x += 0x9E3779B97F4A7C15ULL
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL
+    return x ^ (x >> 31)
+
+
+def tree_seed(uint64_t seed, int index):
+    """Seed of tree `index` in root parallelism: tree 0 uses the seed itself."""
+    return seed if index == 0 else _splitmix(seed ^ _splitmix(<uint64_t>index))
+
+
+cdef class Tree:
+    """One search tree over a private copy of a position (one per thread in root parallelism).
+
+    `run(n, deadline)` releases the GIL; `root_stats()` gives per root move
+    (move, visits, value sums, win sums/squares, score sums/squares).
+    """
+    cdef Core c
+    cdef Rng rng
+    cdef _Pos pos
+    cdef bint ready
+
+    def __cinit__(self):
+        self.ready = False
+        memset(&self.c, 0, sizeof(Core))
+
+    def __init__(self, state, *, uint64_t seed=0, double exploration=1.0, str reward="win",
+                 str rollout="random", int64_t max_nodes=1000000, bint ismcts=False,
+                 double pw_c=1.0, double pw_alpha=0.5):
+        self.pos = _Pos.of(state)
+        cur = _cur(self.pos)
+        if cur == -2:
+            raise ValueError("position: the game is over")
+        if cur == -1:
+            raise ValueError("position: a chance event is next, not a player's decision")
+        if reward not in ("win", "margin"):
+            raise ValueError(f"reward '{reward}': expected win or margin")
+        if rollout not in ("random", "greedy"):
+            raise ValueError(f"rollout '{rollout}': expected random or greedy")
+        cdef int np_ = _np(self.pos)
+        if core_alloc(&self.c, np_, max(max_nodes, 2)) != 0:
+            core_free(&self.c)
+            raise MemoryError("search tree: cannot allocate the node arena")
+        self.c.c_explore = exploration
+        self.c.pw_c = pw_c
+        self.c.pw_alpha = pw_alpha
+        self.c.reward = 0 if reward == "win" else 1
+        self.c.rollout = 0 if rollout == "random" else 1
+        self.c.ismcts = ismcts
+        self.c.observer = cur
+        self.rng.reseed(seed)
+        cdef int rc
+        if self.pos.kind == POS_INVENTORS:
+            rc = core_root(<InvPosition*>self.pos.p, &self.c)
+        else:
+            rc = core_root(<TestPosition*>self.pos.p, &self.c)
+        if rc != 0:
+            raise ValueError(f"memory: the budget holds fewer nodes than the root's moves")
+        self.ready = True
+
+    def __dealloc__(self):
+        core_free(&self.c)
+
+    def run(self, int64_t n, double deadline=0.0):
+        """Run up to n iterations (or until `deadline`, time.monotonic-free wall clock from
+        now_seconds()); returns the number done. Releases the GIL."""
+        cdef int64_t done
+        if not self.ready or self.c.full:
+            return 0
+        with nogil:
+            if self.pos.kind == POS_INVENTORS:
+                done = run_core(<InvPosition*>self.pos.p, &self.c, &self.rng, n, deadline)
+            else:
+                done = run_core(<TestPosition*>self.pos.p, &self.c, &self.rng, n, deadline)
+        return done
+
+    @property
+    def iterations(self):
+        return self.c.iterations
+
+    @property
+    def nodes(self):
+        return self.c.size
+
+    @property
+    def full(self):
+        return bool(self.c.full)
+
+    @property
+    def players(self):
+        return self.c.np
+
+    @property
+    def root_player(self):
+        return self.c.root_player
+
+    def root_stats(self):
+        cdef int i, q, np_ = self.c.np
+        cdef double* rs
+        out = []
+        for i in range(self.c.nroot):
+            rs = self.c.rs + i * 4 * np_
+            out.append({
+                "move": self.c.move[1 + i],
+                "visits": self.c.visits[1 + i],
+                "value_sum": [self.c.val[(1 + i) * np_ + q] for q in range(np_)],
+                "win_sum": [rs[q] for q in range(np_)],
+                "win_sq": [rs[np_ + q] for q in range(np_)],
+                "score_sum": [rs[2 * np_ + q] for q in range(np_)],
+                "score_sq": [rs[3 * np_ + q] for q in range(np_)],
+            })
+        return out
+
+    def children(self, int node=0):
+        """[(child node, move, visits)] of a node (tests and debugging)."""
+        out = []
+        cdef int32_t ch = self.c.first_child[node] if 0 <= node < self.c.size else -1
+        while ch >= 0:
+            out.append((ch, self.c.move[ch], self.c.visits[ch]))
+            ch = self.c.next_sib[ch]
+        return out
+
+    def signature(self):
+        """A fingerprint of the whole tree (node count and a hash of visits and moves)."""
+        cdef uint64_t h = 1469598103934665603ULL
+        cdef int64_t i
+        for i in range(self.c.size):
+            h = (h ^ (<uint64_t>self.c.visits[i] * 1000003 + self.c.move[i])) * 1099511628211ULL
+        return (self.c.size, h)
+
+
+def now():
+    return now_seconds()
