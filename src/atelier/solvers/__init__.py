@@ -57,8 +57,34 @@ class MoveStats:
     value: list[float]        # mean backed-up reward per seat (= win, or the score margin)
 
 
+class _RootChoice:
+    """What every search result shares: the chosen root move and a JSON form with a speed."""
+
+    @property
+    def best(self):
+        return self.moves[self.best_index]
+
+    @property
+    def best_move(self) -> int:
+        return self.best.move
+
+    @property
+    def best_text(self) -> str:
+        return self.best.text
+
+    def _speed(self) -> tuple[str, float]:
+        raise NotImplementedError
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["best"] = self.best_text
+        name, value = self._speed()
+        d[name] = value
+        return d
+
+
 @dataclass
-class SearchResult:
+class SearchResult(_RootChoice):
     algorithm: str
     player: int               # seat to move at the root
     moves: list[MoveStats]    # canonical move order
@@ -74,26 +100,11 @@ class SearchResult:
     signature: list = field(default_factory=list)
 
     @property
-    def best(self) -> MoveStats:
-        return self.moves[self.best_index]
-
-    @property
-    def best_move(self) -> int:
-        return self.best.move
-
-    @property
-    def best_text(self) -> str:
-        return self.best.text
-
-    @property
     def iterations_per_s(self) -> float:
         return self.iterations / self.seconds if self.seconds > 0 else 0.0
 
-    def to_dict(self) -> dict:
-        d = asdict(self)
-        d["best"] = self.best_text
-        d["iterations_per_s"] = self.iterations_per_s
-        return d
+    def _speed(self) -> tuple[str, float]:
+        return "iterations_per_s", self.iterations_per_s
 
 
 def _check_budget(iterations, time, threads, memory_mb):
@@ -287,7 +298,7 @@ class ExactMove:
 
 
 @dataclass
-class ExactResult:
+class ExactResult(_RootChoice):
     player: int
     objective: str
     paranoid: bool
@@ -301,26 +312,11 @@ class ExactResult:
     determinizations: int = 0   # > 0: averaged over that many determinizations (hidden information)
 
     @property
-    def best(self) -> ExactMove:
-        return self.moves[self.best_index]
-
-    @property
-    def best_move(self) -> int:
-        return self.best.move
-
-    @property
-    def best_text(self) -> str:
-        return self.best.text
-
-    @property
     def nodes_per_s(self) -> float:
         return self.nodes / self.seconds if self.seconds > 0 else 0.0
 
-    def to_dict(self) -> dict:
-        d = asdict(self)
-        d["best"] = self.best_text
-        d["nodes_per_s"] = self.nodes_per_s
-        return d
+    def _speed(self) -> tuple[str, float]:
+        return "nodes_per_s", self.nodes_per_s
 
 
 def expectimax(state, max_nodes=DEFAULT_MAX_NODES, objective="win", paranoid=False,
