@@ -210,6 +210,16 @@ def main_fields(s: Setup, age: int, display: list[dict], *, phase: str = "MAIN",
             "display": disp, "reward": reward}
 
 
+def perft(st, depth):
+    """Decision leaves below `st` (a chance node or terminal state is one leaf): the count the
+    golden file holds (tools/make_perft.py writes it, test_inventors_perft.py recomputes it)."""
+    if depth == 0 or st.is_chance() or st.is_terminal():
+        return 1
+    if depth == 1:
+        return len(st.legal_moves())
+    return sum(perft(st.child(m), depth - 1) for m in st.legal_moves())
+
+
 def moves_text(st) -> list[str]:
     """Legal moves as lower-case notation, in the core's order."""
     return [st.move_to_string(m).lower() for m in st.legal_moves()]

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 import pytest
 
-from inventors_helpers import make_setup, norm
+from inventors_helpers import make_setup, norm, perft
 import inventors_model as model
 
 GOLDEN = pathlib.Path(__file__).parent / "golden" / "inventors_perft.json"
@@ -31,14 +31,6 @@ def load(p):
     s = setup(p["players"], tuple(p["teams"]))
     st = type(s.game.initial_state()).from_bytes(s.game, bytes.fromhex(p["bytes"]))
     return s, st
-
-
-def perft(st, depth):
-    if depth == 0 or st.is_chance() or st.is_terminal():
-        return 1
-    if depth == 1:
-        return len(st.legal_moves())
-    return sum(perft(st.child(m), depth - 1) for m in st.legal_moves())
 
 
 def model_perft(data, teams, f, depth):

@@ -19,7 +19,7 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tests")]
 
-from inventors_helpers import make_setup  # noqa: E402
+from inventors_helpers import make_setup, perft  # noqa: E402
 
 DEPTH = 3
 MAX_LEAVES = 400_000     # skip a position whose depth-3 count would make the test slow
@@ -28,14 +28,6 @@ MAX_LEAVES = 400_000     # skip a position whose depth-3 count would make the te
 # MAIN state with 2 cards left, so the tree can reach an age end).
 STAGES = [(n, seed, stage) for n in (2, 3, 4, 5) for seed in (1, 2)
           for stage in (0, 15, "reward", 60, "age2", "age3", "last2")]
-
-
-def perft(st, depth):
-    if depth == 0 or st.is_chance() or st.is_terminal():
-        return 1
-    if depth == 1:
-        return len(st.legal_moves())
-    return sum(perft(st.child(m), depth - 1) for m in st.legal_moves())
 
 
 def reach(n, seed, stage):
