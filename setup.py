@@ -1,10 +1,12 @@
-"""Build the two compiled parts of atelier.
+"""Build the compiled parts of atelier.
 
-atelier._core      pybind11: the Python object API over the C++ rules cores (cext/).
+atelier_rules      a static library: every rules core (cext/<game>/*.cpp), compiled once.
+atelier._core      pybind11: the Python object API over the rules cores (cext/bind/).
 atelier.solvers.*  Cython (C++ mode): the search (solvers/*.pyx), calling the same cores.
 
-Both modules compile the rules sources themselves; a Position crosses from one to the other
-through a PyCapsule (see cext/bind/ and solvers/), never through Python objects per node.
+Every module links the one rules library, so the struct layout is identical on both sides of the
+PyCapsule through which a Position crosses (see cext/bind/ and solvers/), and each rules source is
+compiled once however many modules use it.
 """
 import glob
 import os
@@ -25,11 +27,29 @@ RULES_SOURCES = sorted(
 # Header edits must rebuild both modules (setuptools only tracks sources by default).
 HEADERS = sorted(glob.glob("cext/**/*.hpp", recursive=True) + glob.glob("solvers/*.pxd") + glob.glob("solvers/*.pxi"))
 
+# The rules cores as one static library (build_clib compiles with the interpreter's -fPIC flags).
+RULES_LIB = ("atelier_rules", {
+    "sources": RULES_SOURCES,
+    "include_dirs": ["cext"],
+    "cflags": CXX_FLAGS,
+    "obj_deps": {"": HEADERS},
+})
+
+
+class BuildExt(build_ext):
+    """build_ext that first builds the rules library, also for `build_ext --inplace`
+    (plain setuptools runs build_clib only under `build`)."""
+
+    def run(self):
+        self.run_command("build_clib")
+        super().run()
+
+
 core = Pybind11Extension(
     "atelier._core",
-    sorted(glob.glob("cext/bind/*.cpp")) + RULES_SOURCES,
+    sorted(glob.glob("cext/bind/*.cpp")),
     include_dirs=["cext"],
-    depends=HEADERS,
+    depends=HEADERS + RULES_SOURCES,  # relink when the rules library changes
     cxx_std=17,
     extra_compile_args=CXX_FLAGS,
 )
@@ -37,9 +57,9 @@ core = Pybind11Extension(
 solver_exts = [
     Extension(
         "atelier.solvers." + os.path.splitext(os.path.basename(pyx))[0],
-        [pyx] + RULES_SOURCES,
+        [pyx],
         include_dirs=["cext", "solvers"],
-        depends=HEADERS,
+        depends=HEADERS + RULES_SOURCES,
         language="c++",
         extra_compile_args=CXX_FLAGS,
     )
@@ -47,6 +67,7 @@ solver_exts = [
 ]
 
 setup(
+    libraries=[RULES_LIB],
     ext_modules=[core]
     + cythonize(
         solver_exts,
@@ -58,5 +79,5 @@ setup(
             "initializedcheck": False,
         },
     ),
-    cmdclass={"build_ext": build_ext},
+    cmdclass={"build_ext": BuildExt},
 )
