@@ -87,6 +87,18 @@ cdef inline int _cur(_Pos p) noexcept nogil:
     return (<TestPosition*>p.p).current_player()
 
 
+cdef inline uint64_t _infoset_key(_Pos p, int seat) noexcept nogil:
+    if p.kind == POS_INVENTORS:
+        return (<InvPosition*>p.p).infoset_key(seat)
+    return (<TestPosition*>p.p).infoset_key(seat)
+
+
+cdef inline uint64_t _hash(_Pos p) noexcept nogil:
+    if p.kind == POS_INVENTORS:
+        return (<InvPosition*>p.p).hash()
+    return (<TestPosition*>p.p).hash()
+
+
 cdef int _legal(_Pos p, MoveList* ml) noexcept nogil:
     if p.kind == POS_INVENTORS:
         (<InvPosition*>p.p).legal_moves(ml[0])

@@ -1,10 +1,70 @@
-# Information-set MCTS: one iteration over the observer's information sets (included by engine.pyx).
+# Information-set MCTS over every seat's information sets (included by engine.pyx).
+#
+# A decision's statistics belong to the seat that makes it, keyed by that seat's own
+# `infoset_key` (salted by seat): an information-set transposition table (`c.ht_*`). So
+# - the observer's later decisions are keyed by what it knows after its move, not by the move
+#   alone: what a move or a chance event reveals (a completion, a reveal, a draw, a look) leads
+#   to different nodes, and events it cannot tell apart lead to the same one;
+# - every other seat decides by the statistics of its own information set in this
+#   determinization, which holds none of the bids or plays hidden from it: a sealed bidder can
+#   never best-respond to a bid it cannot see (the sequential transform of cext/common/concept.md).
+# Node 0 is the root (the observer's information set); nodes 1..nroot its moves, as in MCTS.
+
+DEF ISMCTS_MIN_SLOTS = 1024
+
+
+cdef int ismcts_alloc(Core* c) noexcept nogil:
+    """The information-set table: open addressing, a power of two >= the node capacity (at most
+    half the nodes are information sets, the rest their moves, so the load stays <= 1/2)."""
+    cdef int64_t n = ISMCTS_MIN_SLOTS
+    while n < c.cap:
+        n *= 2
+    c.ht_mask = n - 1
+    c.ht_key = <uint64_t*>calloc(n, sizeof(uint64_t))
+    c.ht_node = <int32_t*>malloc(sizeof(int32_t) * n)
+    if c.ht_key == NULL or c.ht_node == NULL:
+        return -1
+    return 0
+
+
+def ismcts_slot_bytes(int64_t cap):
+    """Bytes of the information-set table for an arena of `cap` nodes."""
+    cdef int64_t n = ISMCTS_MIN_SLOTS
+    while n < cap:
+        n *= 2
+    return n * (sizeof(uint64_t) + sizeof(int32_t))
+
+
+cdef inline uint64_t seat_key(uint64_t key, int seat) noexcept nogil:
+    # Two seats' information sets must never share a node; 0 marks an empty slot.
+    key ^= (<uint64_t>(seat + 1)) * 0x9E3779B97F4A7C15ULL
+    return key if key != 0 else 1
+
+
+cdef inline int32_t ht_find(Core* c, uint64_t key) noexcept nogil:
+    cdef int64_t i = <int64_t>(key & <uint64_t>c.ht_mask)
+    while c.ht_key[i] != 0:
+        if c.ht_key[i] == key:
+            return c.ht_node[i]
+        i = (i + 1) & c.ht_mask
+    return -1
+
+
+cdef inline void ht_insert(Core* c, uint64_t key, int32_t node) noexcept nogil:
+    cdef int64_t i = <int64_t>(key & <uint64_t>c.ht_mask)
+    while c.ht_key[i] != 0:
+        i = (i + 1) & c.ht_mask
+    c.ht_key[i] = key
+    c.ht_node[i] = node
+
 
 cdef int ismcts_iteration(AnyPos* root, Core* c, Rng* rng) noexcept nogil:
-    """One single-observer ISMCTS iteration on a fresh determinization of the root."""
+    """One iteration on a fresh determinization of the root for the observer: descend by UCB
+    with availability counts, each decision in its mover's information set; expand one move (or
+    meet one new information set), play out, back up along the moves taken."""
     cdef AnyPos s = root[0]
     cdef int32_t node = 0, ch, pick
-    cdef int depth = 1, i
+    cdef int depth = 1, i, p
     cdef MoveList ml
     cdef double win[8]
     cdef double reward[8]
@@ -12,147 +72,76 @@ cdef int ismcts_iteration(AnyPos* root, Core* c, Rng* rng) noexcept nogil:
     cdef uint64_t key
     cdef uint64_t* bits = c.legalbits
     cdef Move m
+    cdef bint at_root = True
     s.determinize(c.observer, rng[0])
     c.path[0] = 0
-    while True:
-        if c.kind[node] == K_NEW:
-            classify(&s, c, node)
-            break
-        if c.kind[node] == K_TERMINAL or s.is_terminal():
-            break
-        if depth >= MAX_DEPTH - 1:
-            break
+    while depth < MAX_DEPTH - 1 and not s.is_terminal():
         if s.is_chance():
             s.sample_chance(rng[0])
-            key = s.infoset_key(c.observer)
-            ch = c.first_child[node]
-            while ch >= 0 and c.keys[c.aux[ch]] != key:
-                ch = c.next_sib[ch]
-            if ch < 0:
-                if c.size >= c.cap or c.nkeys >= c.keycap:
-                    c.full = 1
-                    return 1
-                ch = new_node(c, 0)
-                c.aux[ch] = <uint32_t>c.nkeys
-                c.keys[c.nkeys] = key
-                c.nkeys += 1
-                add_child(c, node, ch)
-        elif s.current_player() != c.observer:
-            ch = ismcts_opponent(&s, c, node, rng)
-            if ch < 0:
-                c.full = 1
-                return 1
-        else:
-            # Children available in this determinization get an availability count; an
-            # untried legal move is expanded first (canonical order).
-            s.legal_moves(ml)
-            for i in range(ml.size):
-                m = ml.moves[i]
-                bits[m >> 6] |= (<uint64_t>1) << (m & 63)
-            ch = c.first_child[node]
-            while ch >= 0:
-                m = c.move[ch]
-                if bits[m >> 6] & ((<uint64_t>1) << (m & 63)):
-                    c.aux[ch] += 1
-                    bits[m >> 6] &= ~((<uint64_t>1) << (m & 63))
-                ch = c.next_sib[ch]
-            pick = -1
-            for i in range(ml.size):
-                m = ml.moves[i]
-                if bits[m >> 6] & ((<uint64_t>1) << (m & 63)):
-                    if pick < 0:
-                        pick = i
-                    bits[m >> 6] &= ~((<uint64_t>1) << (m & 63))
-            if pick >= 0:
+            continue
+        p = s.current_player()
+        if not at_root:
+            key = seat_key(s.infoset_key(p), p)
+            node = ht_find(c, key)
+            if node < 0:
                 if c.size >= c.cap:
                     c.full = 1
                     return 1
-                ch = new_node(c, ml.moves[pick])
-                c.aux[ch] = 1
-                add_child(c, node, ch)
-            else:
-                ch = ismcts_select(c, node, s.current_player(), &ml)
-            s.apply(c.move[ch])
+                node = new_node(c, 0)
+                c.kind[node] = K_DECISION
+                c.player[node] = <int8_t>p
+                ht_insert(c, key, node)
+                break   # a new information set: play out from here
+        at_root = False
+        # The moves of this information set that are legal in this determinization are
+        # available (availability count +1); an untried legal move is expanded first.
+        s.legal_moves(ml)
+        for i in range(ml.size):
+            m = ml.moves[i]
+            bits[m >> 6] |= (<uint64_t>1) << (m & 63)
+        ch = c.first_child[node]
+        while ch >= 0:
+            m = c.move[ch]
+            if bits[m >> 6] & ((<uint64_t>1) << (m & 63)):
+                c.aux[ch] += 1
+                bits[m >> 6] &= ~((<uint64_t>1) << (m & 63))
+            ch = c.next_sib[ch]
+        pick = -1
+        for i in range(ml.size):
+            m = ml.moves[i]
+            if bits[m >> 6] & ((<uint64_t>1) << (m & 63)):
+                if pick < 0:
+                    pick = i
+                bits[m >> 6] &= ~((<uint64_t>1) << (m & 63))
+        if pick >= 0:
+            if c.size >= c.cap:
+                c.full = 1
+                return 1
+            ch = new_node(c, ml.moves[pick])
+            c.aux[ch] = 1
+            add_child(c, node, ch)
+        else:
+            ch = ismcts_select(c, node, p, &ml)
+        s.apply(c.move[ch])
         c.path[depth] = ch
         depth += 1
-        node = ch
+        if pick >= 0:
+            break       # one new move per iteration: play out from here
     _playout(&s, rng, c.rollout)
     terminal_reward(&s, c, win, reward, sc)
     backup(c, depth, win, reward, sc)
     return 0
 
 
-cdef int32_t ismcts_opponent(AnyPos* s, Core* c, int32_t node, Rng* rng) noexcept nogil:
-    """Another seat's move, seen from the observer (SO-ISMCTS with partially observable moves):
-    moves that leave the observer in the same information set form one class (one child,
-    keyed by the observer's infoset_key after the move); the mover picks a class by UCB with
-    availability counts, then a move of the class uniformly at random (a hidden move, e.g. a
-    sealed bid, is thus made blind). Applies the move to s; returns the child, -1 if full."""
-    cdef MoveList ml
-    cdef uint64_t mkeys[1024]
-    cdef uint8_t covered[1024]
-    cdef AnyPos t
-    cdef int i, pick = -1, cnt, r, p = s.current_player()
-    cdef int32_t ch, bc = -1
-    cdef uint64_t key, chosen
-    cdef bint avail
-    cdef double best = -1e300, u, q, scale = 1.0, lo = 0.0
-    cdef uint32_t n
-    s.legal_moves(ml)
-    for i in range(ml.size):
-        t = s[0]
-        t.apply(ml.moves[i])
-        mkeys[i] = t.infoset_key(c.observer)
-        covered[i] = 0
-    if c.reward == 1:
-        lo = c.lo
-        scale = 1.0 / (c.hi - c.lo) if c.hi > c.lo else 0.0
-    ch = c.first_child[node]
-    while ch >= 0:
-        key = c.keys[c.aux[ch]]
-        avail = False
-        for i in range(ml.size):
-            if mkeys[i] == key:
-                covered[i] = 1
-                avail = True
-        if avail:
-            c.keyavail[c.aux[ch]] += 1
-            n = c.visits[ch]
-            if n == 0:
-                u = 1e300
-            else:
-                q = (c.val[ch * c.np + p] / n - lo) * scale
-                u = q + c.c_explore * sqrt(log(<double>c.keyavail[c.aux[ch]]) / n)
-            if u > best:
-                best = u
-                bc = ch
-        ch = c.next_sib[ch]
-    for i in range(ml.size):
-        if not covered[i]:
-            pick = i
-            break
-    if pick >= 0:
-        if c.size >= c.cap or c.nkeys >= c.keycap:
-            return -1
-        bc = new_node(c, ml.moves[pick])
-        c.aux[bc] = <uint32_t>c.nkeys
-        c.keys[c.nkeys] = mkeys[pick]
-        c.keyavail[c.nkeys] = 1
-        c.nkeys += 1
-        add_child(c, node, bc)
-    chosen = c.keys[c.aux[bc]]
-    cnt = 0
-    for i in range(ml.size):
-        if mkeys[i] == chosen:
-            cnt += 1
-    r = <int>rng.below(<uint32_t>cnt) if cnt > 1 else 0
-    for i in range(ml.size):
-        if mkeys[i] == chosen:
-            if r == 0:
-                s.apply(ml.moves[i])
-                break
-            r -= 1
-    return bc
+cdef int32_t ismcts_stats_node(AnyPos* s, Core* c) noexcept nogil:
+    """The node holding the statistics of the decision in `s` (its mover's information set),
+    -1 when the search has not met it. The root is node 0."""
+    cdef int p = s.current_player()
+    if p < 0:
+        return -1
+    if p == c.observer and s.infoset_key(p) == c.root_key:
+        return 0
+    return ht_find(c, seat_key(s.infoset_key(p), p))
 
 
 cdef int32_t ismcts_select(Core* c, int32_t node, int p, MoveList* ml) noexcept nogil:

@@ -27,10 +27,12 @@ cdef struct Core:
     int8_t* player       # player to move here (set with the kind)
     int8_t* kind
     uint32_t* aux        # ISMCTS availability count, or index into keys for chance children
-    uint64_t* keys       # side table (aux = index): chance children's outcome seed (MCTS) or
-                         # observer key (ISMCTS); ISMCTS opponent-move classes' observer key
-    uint32_t* keyavail   # side table: availability count of an ISMCTS opponent-move class
+    uint64_t* keys       # side table (aux = index): sampled chance children's outcome seed
     int64_t nkeys, keycap
+    uint64_t* ht_key     # ISMCTS: information-set table (ismcts.pxi), seat-salted key -> node
+    int32_t* ht_node
+    int64_t ht_mask
+    uint64_t root_key    # ISMCTS: the observer's infoset_key at the root (node 0)
     uint64_t* legalbits  # 65536-bit scratch set of legal moves (ISMCTS)
     # parameters
     double c_explore, pw_c, pw_alpha
@@ -66,11 +68,10 @@ cdef int core_alloc(Core* c, int np, int64_t cap) noexcept nogil:
     c.aux = <uint32_t*>malloc(sizeof(uint32_t) * cap)
     c.keycap = cap // 4 + 16
     c.keys = <uint64_t*>malloc(sizeof(uint64_t) * c.keycap)
-    c.keyavail = <uint32_t*>malloc(sizeof(uint32_t) * c.keycap)
     c.legalbits = <uint64_t*>calloc(1024, sizeof(uint64_t))
     if (c.val == NULL or c.visits == NULL or c.first_child == NULL or c.next_sib == NULL
             or c.move == NULL or c.n_moves == NULL or c.n_children == NULL or c.player == NULL
-            or c.kind == NULL or c.aux == NULL or c.keys == NULL or c.keyavail == NULL
+            or c.kind == NULL or c.aux == NULL or c.keys == NULL
             or c.legalbits == NULL):
         return -1
     return 0
@@ -79,8 +80,8 @@ cdef int core_alloc(Core* c, int np, int64_t cap) noexcept nogil:
 cdef void core_free(Core* c) noexcept nogil:
     free(c.val); free(c.visits); free(c.first_child); free(c.next_sib); free(c.move)
     free(c.n_moves); free(c.n_children); free(c.player); free(c.kind); free(c.aux)
-    free(c.keys); free(c.keyavail); free(c.legalbits); free(c.rs)
-    c.val = NULL; c.rs = NULL; c.keys = NULL; c.keyavail = NULL; c.legalbits = NULL
+    free(c.keys); free(c.legalbits); free(c.rs); free(c.ht_key); free(c.ht_node)
+    c.val = NULL; c.rs = NULL; c.keys = NULL; c.legalbits = NULL; c.ht_key = NULL; c.ht_node = NULL
 
 
 cdef inline int32_t new_node(Core* c, Move m) noexcept nogil:
@@ -117,7 +118,7 @@ cdef void classify(AnyPos* s, Core* c, int32_t node) noexcept nogil:
         c.kind[node] = K_TERMINAL
     elif s.is_chance():
         k = s.chance_outcomes(mv, pr, CHANCE_CAP)
-        if k >= 0 and not c.ismcts:
+        if k >= 0:
             c.kind[node] = K_CHANCE_EXACT
             c.n_moves[node] = <uint16_t>k
         else:

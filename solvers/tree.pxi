@@ -65,6 +65,10 @@ cdef class Tree:
         self.c.rollout = 0 if rollout == "random" else 1
         self.c.ismcts = ismcts
         self.c.observer = cur
+        if ismcts:
+            if ismcts_alloc(&self.c) != 0:
+                raise MemoryError("search tree: cannot allocate the information-set table")
+            self.c.root_key = _infoset_key(self.pos, cur)
         self.rng.reseed(seed)
         cdef int rc
         if self.pos.kind == POS_INVENTORS:
@@ -136,6 +140,30 @@ cdef class Tree:
             out.append((ch, self.c.move[ch], self.c.visits[ch]))
             ch = self.c.next_sib[ch]
         return out
+
+    def decision_stats(self, state):
+        """What the search holds for the decision in `state` (ISMCTS: the statistics of its
+        mover's information set; MCTS: the root only): [(move, visits, availability,
+        mover's value sum)], or None where the search has not met it."""
+        cdef _Pos q = _Pos.of(state)
+        cdef int32_t node, ch
+        if q.kind != self.pos.kind:
+            raise TypeError("decision_stats: a position of another game")
+        if not self.c.ismcts:
+            node = 0 if _cur(q) == self.c.observer and _hash(q) == _hash(self.pos) else -1
+        elif q.kind == POS_INVENTORS:
+            node = ismcts_stats_node(<InvPosition*>q.p, &self.c)
+        else:
+            node = ismcts_stats_node(<TestPosition*>q.p, &self.c)
+        if node < 0:
+            return None
+        p = self.c.player[node]
+        out = []
+        ch = self.c.first_child[node]
+        while ch >= 0:
+            out.append((self.c.move[ch], self.c.visits[ch], self.c.aux[ch], self.c.val[ch * self.c.np + p]))
+            ch = self.c.next_sib[ch]
+        return sorted(out)
 
     def signature(self):
         """A fingerprint of the whole tree (node count and a hash of visits and moves)."""

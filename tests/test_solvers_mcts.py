@@ -174,16 +174,54 @@ def test_sealed_plays_are_hidden_and_resampled():
     assert len(seen) > 5  # the hidden lead and hands really vary
 
 
-def test_ismcts_makes_hidden_moves_blind():
-    # Open plays: another seat's moves are separate children; sealed: one class per node,
-    # so the observer's later nodes are not split by a move it cannot see.
-    for sealed, many in ((False, True), (True, False)):
-        s = testgame.Game(3, 8, 3, 4, sealed).dealt_state(5)
+def _after_each_lead(s):
+    out = []
+    for m in s.legal_moves():
+        a = s.clone()
+        a.apply(m)
+        out.append(a)
+    return out
+
+
+def test_ismcts_keys_each_decision_by_its_movers_information_set():
+    # Seat 0 leads; seat 1 answers. Sealed: seat 1 cannot see the lead, so its decision has ONE
+    # set of statistics whatever seat 0 led — it can never best-respond to a hidden bid. Open:
+    # every lead is seen and has its own statistics.
+    for sealed in (False, True):
+        s = testgame.Game(2, 4, 2, 2, sealed).dealt_state(5)
+        assert s.current_player == 0
         t = solvers.engine.Tree(s, seed=1, ismcts=True, max_nodes=10**6)
-        t.run(5000)
-        for child, _, _ in t.children(0):
-            n = len(t.children(child))
-            assert (n > 1) == many, (sealed, n)
+        t.run(20000)
+        leads = _after_each_lead(s)
+        assert len(leads) >= 2
+        keys = {a.infoset_key(1) for a in leads}
+        stats = [t.decision_stats(a) for a in leads]
+        assert all(st for st in stats), (sealed, stats)   # seat 1 decided there, by its own stats
+        if sealed:
+            assert len(keys) == 1 and all(st == stats[0] for st in stats)
+        else:
+            assert len(keys) == len(leads) and len({tuple(st) for st in stats}) == len(leads)
+
+
+def test_ismcts_keys_the_observers_own_next_decision_by_what_it_learns():
+    # After the observer's play, the chance node reveals the next prize: different prizes are
+    # different information sets of the observer and get different statistics.
+    s = testgame.Game(2, 4, 2, 2).dealt_state(5)
+    t = solvers.engine.Tree(s, seed=3, ismcts=True, max_nodes=10**6)
+    t.run(20000)
+    seen = {}
+    for a in _after_each_lead(s):
+        b = a.clone()
+        b.apply(b.legal_moves()[0])          # seat 1 answers; the trick ends
+        for outcome, _ in b.chance_outcomes():
+            c = b.clone()
+            c.apply_chance(outcome)
+            if c.current_player == 0:
+                seen.setdefault(c.infoset_key(0), t.decision_stats(c))
+    assert len(seen) > 1 and len({tuple(v) for v in seen.values() if v}) > 1
+
+
+def test_ismcts_search_depends_only_on_the_information_set():
     # Same information set (a different hidden lead), same search.
     s = sealed_after_lead()
     t = s.clone()

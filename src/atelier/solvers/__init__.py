@@ -148,6 +148,8 @@ def _search(algorithm, state, iterations, time, threads, seed, reward, memory_mb
         iterations = DEFAULT_ITERATIONS
     seed &= (1 << 64) - 1
     node_bytes = engine.node_bytes(players) + 2   # + the chance-key side table (cap / 4 words)
+    if algorithm == "ismcts":
+        node_bytes += 24    # + the information-set table (12-byte slots, up to 2 per node)
     cap = min(int(memory_mb * 2**20) // threads // node_bytes, 2**31 - 2)  # 32-bit node indices
     shares = None
     if iterations is not None:
