@@ -276,6 +276,21 @@ def test_python_stepped_games_random_editions_slow(n):
         play_python_game(n, 7 * 10 ** 6 + 1000 * n + g, random_edition=True)
 
 
+def score_bounds(data, teams):
+    """The most points spec 7.1-7.4 allow, per seat and for all seats together. Per game the
+    3(n+2) completions hand out at most (n+2) cards of each age (7.1); every VP token scores once
+    (7.2); a seat's goals are at most its team's goal_vp (7.3); a suite scores one less than its
+    items, so suites score less than the cards won plus the ST tokens (7.4)."""
+    n = len(teams)
+    count = data["token_count"]
+    vp = count[3] * 1 + count[4] * 2 + count[5] * 3
+    cards = (n + 2) * (1 + 2 + 3)
+    suites = 3 * (n + 2) + count[8]
+    goals = [sum(inv["goal_vp"] for inv in data["inventors"][t]) for t in teams]
+    per_seat = [cards + vp + suites + g for g in goals]
+    return per_seat, cards + vp + suites + sum(goals)
+
+
 def check_random_games(n, games, seed):
     rng = random.Random(seed)
     teams = rng.sample(range(5), n)
@@ -285,7 +300,10 @@ def check_random_games(n, games, seed):
     assert scores.shape == (games, n) and lengths.shape == (games,) and winners.shape == (games,)
     _, total_bound = decision_bound(s.data, n)
     assert lengths.min() >= 3 * (n + 2) and lengths.max() <= total_bound + 3
-    assert (scores >= 0).all()
+    per_seat, per_game = score_bounds(s.data, teams)
+    for seat in range(n):
+        assert scores[:, seat].max() <= per_seat[seat], (seat, scores[:, seat].max(), per_seat[seat])
+    assert scores.sum(axis=1).max() <= per_game
     top = scores.max(axis=1)
     for g in range(games):
         w = int(winners[g])
