@@ -1,4 +1,4 @@
-"""Spec §9 worked scenarios S1-S20 (shared/rules/inventors.md), one test each, plus the §7.4
+"""Spec §9 worked scenarios S1-S20 (docs/rules/inventors.md), one test each, plus the §7.4
 suite oracle against the core. Positions are built with State.from_fields (helpers in
 inventors_helpers.py); scenario costs given inline in the spec are forced through a test edition
 even where they equal the default, so the test states its own premises."""
