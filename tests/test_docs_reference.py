@@ -1,17 +1,24 @@
-"""Every rules section the project cites exists in docs/rules/inventors.md.
+"""What the documents state about the package matches the package.
+
+1. Every rules section the project cites exists in docs/rules/inventors.md.
 
 Messages, comments and documents say `spec 4.1`, `§6.1`, `spec 7.1-7.4`, `spec R9`, `spec S14`;
 all of them mean a section of docs/rules/inventors.md (README: "The rules, and what spec X.Y
 means"). A citation of a section that page does not have is a dangling reference for the user
 reading the message, so it fails here: fix the citation, or add the section to the page.
+
+2. The team, inventor and card tables of docs/positions.md are the bundled edition's data.
 """
 from __future__ import annotations
 
+import json
 import pathlib
 import re
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 RULES = ROOT / "docs" / "rules" / "inventors.md"
+POSITIONS = ROOT / "docs" / "positions.md"
+EDITION = ROOT / "src" / "atelier" / "data" / "editions" / "inventors.json"
 SCANNED = ["src", "cext", "solvers", "docs", "tests", "tools", "bench", "README.md"]
 SUFFIXES = {".py", ".pyx", ".pxi", ".pxd", ".cpp", ".hpp", ".md"}
 NUM = r"\d+(?:\.\d+)*"
@@ -71,3 +78,28 @@ def test_every_cited_section_exists():
     missing = {sec: places for sec, places in citations().items() if sec not in have}
     assert not missing, "cited but not in docs/rules/inventors.md: " + "; ".join(
         f"{sec} ({', '.join(places[:3])})" for sec, places in sorted(missing.items()))
+
+
+def _vec(text: str) -> list[int]:
+    return [int(x) for x in text.strip("[] ").split(",")]
+
+
+def test_positions_tables_are_the_edition():
+    """Every inventor and every card of the bundled edition, with its numbers, and nothing else."""
+    ed = json.loads(EDITION.read_text(encoding="utf-8"))
+    text = POSITIONS.read_text(encoding="utf-8")
+    inv = re.compile(r"^\| `(\w+)` \(([^)]*)\) \| `(\w+)` \| ([^|]+) \| (\[[\d,]+\]) \| (\[[\d,]+\]) \| (\d+) \|$")
+    card = re.compile(r"^\| `([IV]+\d\d)` \| ([^|]+) \| (\d) \| (\[[\d,]+\]) \|$")
+    doc_inv, doc_cards = [], []
+    for line in text.splitlines():
+        if m := inv.match(line):
+            team, era, iid, name, start, goal, vp = m.groups()
+            doc_inv.append((team, era, iid, name.strip(), _vec(start), _vec(goal), int(vp)))
+        elif m := card.match(line):
+            cid, name, typ, cost = m.groups()
+            doc_cards.append((cid, name.strip(), int(typ), _vec(cost)))
+    want_inv = [(t["id"], t["era"], i["id"], i["name"], i["start"], i["goal"], i["goal_vp"])
+                for t in ed["teams"] for i in t["inventors"]]
+    want_cards = [(c["id"], c["name"], c["type"], c["cost"]) for c in ed["inventions"]]
+    assert doc_inv == want_inv
+    assert doc_cards == want_cards
