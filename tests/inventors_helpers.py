@@ -1,4 +1,4 @@
-"""Small builders for the Legendary Inventors tests (spec: shared/rules/inventors.md).
+"""Small builders for the Legendary Inventors tests (spec: docs/rules/inventors.md).
 
 Everything here goes through the public Python API of ``atelier._core.inventors`` (see
 docs/internal-contract.md). Nothing here knows the C++ layout.

@@ -22,7 +22,6 @@ import inventors_model as model
 
 GAMES = 200          # Python-stepped games per player count (CI)
 SLOW_GAMES = 1000    # Python-stepped games per player count (-m slow)
-MODEL_EVERY = 1      # compare with the model at every state
 
 AV, AK = model.AV, model.AK
 
@@ -157,7 +156,9 @@ def choose(rng, texts, policy):
 
 
 def play_python_game(n, seed, with_model=True, random_edition=False, token_total=None,
-                     policy="uniform"):
+                     policy="uniform", stats=None):
+    """Play one game, checking every state; `stats["transpositions"]` counts the commuting
+    pairs found, so a caller can assert the check ran at all."""
     rng = random.Random(seed)
     if random_edition:
         s = random_setup(n, rng, token_total=token_total)
@@ -211,8 +212,8 @@ def play_python_game(n, seed, with_model=True, random_edition=False, token_total
         check_illegal(st, moves, texts)
         if with_model:
             assert texts == model.legal_moves(data, teams, f), f
-        if decisions % 5 == 0:
-            check_transposition(st, texts)
+        if decisions % 5 == 0 and check_transposition(st, texts) and stats is not None:
+            stats["transpositions"] = stats.get("transpositions", 0) + 1
         i = choose(rng, texts, policy)
         m, text = moves[i], texts[i]
         saved = st.to_bytes()
@@ -238,8 +239,10 @@ def play_python_game(n, seed, with_model=True, random_edition=False, token_total
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
 def test_python_stepped_games(n):
+    stats = {}
     for g in range(GAMES):
-        play_python_game(n, 1000 * n + g)
+        play_python_game(n, 1000 * n + g, stats=stats)
+    assert stats.get("transpositions", 0) > 0  # the commuting check found pairs to compare
 
 
 @pytest.mark.slow
@@ -276,6 +279,21 @@ def test_python_stepped_games_random_editions_slow(n):
         play_python_game(n, 7 * 10 ** 6 + 1000 * n + g, random_edition=True)
 
 
+def score_bounds(data, teams):
+    """The most points spec 7.1-7.4 allow, per seat and for all seats together. Per game the
+    3(n+2) completions hand out at most (n+2) cards of each age (7.1); every VP token scores once
+    (7.2); a seat's goals are at most its team's goal_vp (7.3); a suite scores one less than its
+    items, so suites score less than the cards won plus the ST tokens (7.4)."""
+    n = len(teams)
+    count = data["token_count"]
+    vp = count[3] * 1 + count[4] * 2 + count[5] * 3
+    cards = (n + 2) * (1 + 2 + 3)
+    suites = 3 * (n + 2) + count[8]
+    goals = [sum(inv["goal_vp"] for inv in data["inventors"][t]) for t in teams]
+    per_seat = [cards + vp + suites + g for g in goals]
+    return per_seat, cards + vp + suites + sum(goals)
+
+
 def check_random_games(n, games, seed):
     rng = random.Random(seed)
     teams = rng.sample(range(5), n)
@@ -285,7 +303,10 @@ def check_random_games(n, games, seed):
     assert scores.shape == (games, n) and lengths.shape == (games,) and winners.shape == (games,)
     _, total_bound = decision_bound(s.data, n)
     assert lengths.min() >= 3 * (n + 2) and lengths.max() <= total_bound + 3
-    assert (scores >= 0).all()
+    per_seat, per_game = score_bounds(s.data, teams)
+    for seat in range(n):
+        assert scores[:, seat].max() <= per_seat[seat], (seat, scores[:, seat].max(), per_seat[seat])
+    assert scores.sum(axis=1).max() <= per_game
     top = scores.max(axis=1)
     for g in range(games):
         w = int(winners[g])

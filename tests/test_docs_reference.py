@@ -1,0 +1,105 @@
+"""What the documents state about the package matches the package.
+
+1. Every rules section the project cites exists in docs/rules/inventors.md.
+
+Messages, comments and documents say `spec 4.1`, `§6.1`, `spec 7.1-7.4`, `spec R9`, `spec S14`;
+all of them mean a section of docs/rules/inventors.md (README: "The rules, and what spec X.Y
+means"). A citation of a section that page does not have is a dangling reference for the user
+reading the message, so it fails here: fix the citation, or add the section to the page.
+
+2. The team, inventor and card tables of docs/positions.md are the bundled edition's data.
+"""
+from __future__ import annotations
+
+import json
+import pathlib
+import re
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+RULES = ROOT / "docs" / "rules" / "inventors.md"
+POSITIONS = ROOT / "docs" / "positions.md"
+EDITION = ROOT / "src" / "atelier" / "data" / "editions" / "inventors.json"
+SCANNED = ["src", "cext", "solvers", "docs", "tests", "tools", "bench", "README.md"]
+SUFFIXES = {".py", ".pyx", ".pxi", ".pxd", ".cpp", ".hpp", ".md"}
+NUM = r"\d+(?:\.\d+)*"
+# "spec 4.1", "rules spec §6.1", "§10", "spec 7.1-7.4", "spec R9", "spec S14"; a section of
+# another ruleset's spec ("Leonardo §3.5.3") is not ours.
+CITE = re.compile(rf"(?<!Leonardo )(?<!Craftsmen )(?:\bspec\s+§?|§)({NUM}|[RS]\d+)(?:-§?({NUM}))?")
+
+
+def defined_sections(text: str) -> set[str]:
+    """Section ids the page defines: `## 5.` headings, `### 5.7` headings, paragraphs opening
+    `4.1 **...`, numbered items under a section (5.7 item 3 = 5.7.3), scenarios `- **S9**` and
+    rulings `- **R9.**`."""
+    out, current = set(), None
+    for line in text.splitlines():
+        if m := re.match(r"## (\d+)\.", line):
+            out.add(m.group(1))
+            current = None
+        elif m := re.match(rf"### ({NUM})\b", line):
+            out.add(m.group(1))
+            current = m.group(1)
+        elif m := re.match(r"(\d+\.\d+) ", line):
+            out.add(m.group(1))
+            current = m.group(1)
+        elif (m := re.match(r"(\d+)\. ", line)) and current:
+            out.add(f"{current}.{m.group(1)}")
+        elif m := re.match(r"- \*\*([RS]\d+)\.?\*\*", line):
+            out.add(m.group(1))
+    return out
+
+
+def citations() -> dict[str, list[str]]:
+    """Cited section id -> the places (file:line) citing it."""
+    found: dict[str, list[str]] = {}
+    files = []
+    for name in SCANNED:
+        p = ROOT / name
+        files += [p] if p.is_file() else [f for f in p.rglob("*") if f.suffix in SUFFIXES]
+    for f in files:
+        for n, line in enumerate(f.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+            for m in CITE.finditer(line):
+                for sec in filter(None, m.groups()):
+                    found.setdefault(sec, []).append(f"{f.relative_to(ROOT)}:{n}")
+    return found
+
+
+def test_the_parser_sees_the_page():
+    """The two helpers themselves (or the test below passes by finding nothing)."""
+    have = defined_sections(RULES.read_text(encoding="utf-8"))
+    assert {"1", "4.1", "5.7", "5.7.3", "6.1.3", "8.13", "11", "S15", "R9"} <= have
+    assert "5.7.9" not in have and "12" not in have
+    cited = citations()
+    assert {"4.1", "8.13", "2.6"} <= set(cited)
+
+
+def test_every_cited_section_exists():
+    have = defined_sections(RULES.read_text(encoding="utf-8"))
+    missing = {sec: places for sec, places in citations().items() if sec not in have}
+    assert not missing, "cited but not in docs/rules/inventors.md: " + "; ".join(
+        f"{sec} ({', '.join(places[:3])})" for sec, places in sorted(missing.items()))
+
+
+def _vec(text: str) -> list[int]:
+    return [int(x) for x in text.strip("[] ").split(",")]
+
+
+def test_positions_tables_are_the_edition():
+    """Every inventor and every card of the bundled edition, with its numbers, and nothing else."""
+    ed = json.loads(EDITION.read_text(encoding="utf-8"))
+    text = POSITIONS.read_text(encoding="utf-8")
+    inv = re.compile(r"^\| `(\w+)` \(([^)]*)\) \| `(\w+)` \| ([^|]+) \| (\[[\d,]+\]) \| (\[[\d,]+\]) \| (\d+) \|$")
+    card = re.compile(r"^\| `([IV]+\d\d)` \| ([^|]+) \| (\d) \| (\[[\d,]+\]) \|$")
+    doc_inv, doc_cards = [], []
+    for line in text.splitlines():
+        if m := inv.match(line):
+            team, era, iid, name, start, goal, vp = m.groups()
+            doc_inv.append((team, era, iid, name.strip(), _vec(start), _vec(goal), int(vp)))
+        elif m := card.match(line):
+            cid, name, typ, cost = m.groups()
+            doc_cards.append((cid, name.strip(), int(typ), _vec(cost)))
+    want_inv = [(t["id"], t["era"], i["id"], i["name"], i["start"], i["goal"], i["goal_vp"])
+                for t in ed["teams"] for i in t["inventors"]]
+    want_cards = [(c["id"], c["name"], c["type"], c["cost"]) for c in ed["inventions"]]
+    assert doc_inv == want_inv
+    assert doc_cards == want_cards
