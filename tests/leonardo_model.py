@@ -24,6 +24,7 @@ import itertools
 import json
 import math
 import pathlib
+import pickle
 import random
 from fractions import Fraction
 
@@ -197,11 +198,6 @@ def in_play_cards(s):
 
 
 # ---------------------------------------------------------------- setup (§2)
-
-def _sizes(ed, n, expert):
-    R = ed["row_size"][n]
-    return R
-
 
 def build_deck(ed, n, expert, rng):
     """§2.2 / §6.1: returns (deck as built, top first; 2p discards; pile sizes)."""
@@ -392,7 +388,9 @@ def apply(s, move):
 
 def clone(s):
     """A deep copy that shares the (read-only) edition."""
-    return copy.deepcopy(s, {id(s["ed"]): s["ed"]})
+    g = pickle.loads(pickle.dumps({k: v for k, v in s.items() if k != "ed"}, -1))
+    g["ed"] = s["ed"]
+    return g
 
 
 # Phase pointers --------------------------------------------------------
@@ -728,9 +726,10 @@ def _remove_group(s, area, p):
 
 
 def claim_moves(s, p):
-    """§5.4.2 step 3: DECLINE, or an unclaimed action k whose prerequisite holds [A]."""
+    """§5.4.2 step 3: an unclaimed action k whose prerequisite holds [A], or DECLINE
+    (docs/notation.md order: claims ascending, then decline)."""
     st = s["step"]
-    out = [("decline",)]
+    out = []
     g = group_of(s["areas"]["A"], p)
     for k in (1, 2, 3, 4):
         if k in st["claims"]:
@@ -745,7 +744,7 @@ def claim_moves(s, p):
             ok = s["players"][p]["money"] >= 1 and any(v > 0 for v in s["shops"].values())
         if ok:
             out.append(("claim", k))
-    return out
+    return out + [("decline",)]
 
 
 def codex_moves(s, owner):
@@ -804,11 +803,11 @@ def benefit_moves(s, p, area):
     out = []
     if area == "B":
         if small["side"] == 3 and not working(small):
-            out.append(("buy", "flip_small"))
+            out.append(("buy", "flip", "small"))
         if large is None:
-            out.append(("buy", "take_large"))
+            out.append(("buy", "take", "large"))
         if large is not None and large["side"] == 4 and not working(large):
-            out.append(("buy", "flip_large"))
+            out.append(("buy", "flip", "large"))
         if pl["mech_count"] < ed["mech_per_player"] and s["mech_supply"] > 0:
             for name in LABS:
                 lab = pl["labs"][name]
@@ -833,11 +832,11 @@ def area_moves(s, p, area, i):
 def apply_benefit(s, p, m):
     pl = s["players"][p]
     what = m[1]
-    if what == "flip_small":
+    if what == "flip" and m[2] == "small":
         pl["labs"]["small"]["side"] = 5
-    elif what == "take_large":
+    elif what == "take":
         pl["labs"]["large"] = new_lab(s["ed"]["lab_start_side"]["large"])
-    elif what == "flip_large":
+    elif what == "flip":
         pl["labs"]["large"]["side"] = 6
     elif what == "mech":
         _place_mech(s, p, m[2])
@@ -1400,7 +1399,7 @@ def move_text(m) -> str:
         if m[1] == "b":
             return "favour:b:" + "+".join(m[2])
         if len(m) == 3:
-            return f"favour:{m[1]}:{m[2] if m[2] is not None else 'none'}"
+            return f"favour:{m[1]}" + (f":{m[2]}" if m[2] is not None else "")
         return f"favour:{m[1]}"
     if k in ("keep", "cancel"):
         return f"{k}:{m[1]}"
@@ -1414,14 +1413,18 @@ def move_text(m) -> str:
         return f"master:{m[1].lower()}"
     if k in ("pass", "decline"):
         return k
-    if k in ("claim", "give", "bid"):
+    if k in ("claim", "bid"):
         return f"{k}:{m[1]}"
+    if k == "give":
+        return f"leonardo:{m[1]}"
+    if k == "draw":
+        return f"draw:{m[1]}"
     if k == "move":
         return f"move:{m[1].lower()}"
     if k == "codex":
         return f"codex:{m[1]}:{m[2].lower()}:{m[3].lower()}"
     if k == "reorder":
-        return "reorder:" + ",".join(str(c) for c in m[1])
+        return "reorder:" + ":".join(str(c) for c in m[1])
     if k == "material":
         return f"material:{m[1]}"
     if k == "buy":
@@ -1441,7 +1444,9 @@ def parse_text(t: str):
         if parts[1] == "b":
             return ("favour", "b", tuple(parts[2].split("+")))
         if len(parts) == 3:
-            return ("favour", parts[1], None if parts[2] == "none" else parts[2])
+            return ("favour", parts[1], parts[2])
+        if parts[1] in ("d1", "d2", "d3"):
+            return ("favour", parts[1], None)
         return ("favour", parts[1])
     if k in ("keep", "cancel"):
         return (k, parts[1])
@@ -1453,14 +1458,16 @@ def parse_text(t: str):
         return ("master", place(parts[1]))
     if k in ("pass", "decline"):
         return (k,)
-    if k in ("claim", "give", "bid"):
+    if k in ("claim", "bid", "draw"):
         return (k, int(parts[1]))
+    if k == "leonardo":
+        return ("give", int(parts[1]))
     if k == "move":
         return ("move", parts[1].upper())
     if k == "codex":
         return ("codex", int(parts[1]), parts[2].upper(), parts[3].upper())
     if k == "reorder":
-        return ("reorder", tuple(int(x) for x in parts[1].split(",")))
+        return ("reorder", tuple(int(x) for x in parts[1:]))
     if k == "material":
         return ("material", parts[1])
     if k == "buy":
