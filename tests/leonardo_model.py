@@ -1310,13 +1310,15 @@ def deck_order_count(s, viewpoint=None):
     return sum(w for _e, _i, w in deck_hypotheses(s, viewpoint))
 
 
-def draw_distribution(s, viewpoint=None):
-    """§6.2: P(next = c) = sum_h w(h) P(c | h) / sum_h w(h)."""
+def draw_distribution(s, viewpoint=None, hyps=None):
+    """§6.2: P(next = c) = sum_h w(h) P(c | h) / sum_h w(h). hyps: deck_hypotheses(s, viewpoint)
+    if already computed."""
     ed = s["ed"]
     hist = s["history"]
     sizes = hist[0][1]
     pools = _pools(s)
-    hyps = deck_hypotheses(s, viewpoint)
+    if hyps is None:
+        hyps = deck_hypotheses(s, viewpoint)
     total = sum(w for _e, _i, w in hyps)
     dist = {}
     for ent, ident, w in hyps:

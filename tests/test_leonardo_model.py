@@ -16,6 +16,7 @@ import leonardo_model as M
 
 ED = M.load_edition()
 KINDS = ED["kinds"]
+GAMES = 2  # random games per configuration (the model is checked against the core elsewhere)
 
 
 # ---------------------------------------------------------------- builders
@@ -1035,5 +1036,44 @@ def run_game(n, seed, options):
 @pytest.mark.parametrize("options", [{}, {"setup": "basic"}, {"codex": True}],
                          ids=["expert", "basic", "codex"])
 def test_random_games_keep_the_invariants(n, options):
-    for g in range(4):
+    for g in range(GAMES):
         run_game(n, 100 * n + g, options)
+
+
+def look_heavy_choice(rng, s, moves):
+    """Mostly send an apprentice to the Council and claim action 3, so the deck gets reordered
+    nearly every turn (the hard case for §3.5.1), and research row cards, so cards get drawn."""
+    for want in (("claim", 3), ("place", "A", 1)):
+        if want in moves and rng.random() < 0.9:
+            return want
+    good = [m for m in moves if (m[0] == "start" and m[2] in s["row"]) or
+            (m[0] in ("place", "master") and m[1] in M.LABS)]
+    if good and rng.random() < 0.8:
+        return good[-1]
+    return moves[rng.randrange(len(moves))]
+
+
+@pytest.mark.parametrize("n,options", [(5, {"setup": "basic"}), (4, {}), (3, {})])
+def test_draw_distributions_are_consistent_with_the_real_deck(n, options):
+    """§3.5.1 / §6.2 at every refill: for every viewpoint the distribution sums to 1 and gives
+    the card really on top a positive probability; the looker (if no one reordered since)
+    knows it. Reports the largest hypothesis count (§11.4 asks for it)."""
+    most = 0
+    for g in range(GAMES):
+        rng = random.Random(40 + g)
+        s = M.setup(ED, n, options, random.Random(rng.getrandbits(32)))
+        while not M.is_terminal(s):
+            if M.is_chance(s):
+                last = [e for e in s["history"] if e[0] == "look"]
+                for v in range(n):
+                    hyps = M.deck_hypotheses(s, v)
+                    most = max(most, len(hyps))
+                    d = M.draw_distribution(s, v, hyps)
+                    assert sum(d.values()) == 1 and d.get(s["deck"][0], 0) > 0
+                if last and s["history"][-1] == last[-1]:
+                    assert M.draw_distribution(s, last[-1][1]) == {s["deck"][0]: 1}
+                s = M.play_chance_full(s)
+                continue
+            s = M.apply(s, look_heavy_choice(rng, s, M.legal_moves(s)))
+    assert 1 <= most <= 4096
+    print(f"n={n} {options}: at most {most} deck hypotheses")
