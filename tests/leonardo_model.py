@@ -12,7 +12,9 @@ Moves: small tuples; ``move_text`` / ``parse_text`` give the notation.
 * ``chance_outcomes`` / ``apply_chance``   refill draws (§5.6, §6.2, exact Fractions).
 * ``scores`` / ``winners`` / ``utilities``  §7 with the whole R7 tie-break chain.
 * ``deck_hypotheses`` / ``draw_distribution``  §3.5.1 / §6.2 for a viewpoint.
+* ``deck_order_count`` / ``sample_deck``  §3.5.1 counting and the sampler (steps 4-6).
 * ``hidden_pairs``                §3.5.2 valid pairs for two hidden labs.
+* ``to_fields``                   the state without the edition, plus actor, price marker, auction.
 
 Forced decisions (§11.4): when a decision's only option is PASS, DECLINE or NONE the model plays
 it itself; ``legal_moves`` never returns such a singleton.
@@ -1350,6 +1352,38 @@ def draw_distribution(s, viewpoint=None, hyps=None):
     return {c: Fraction(v) / total for c, v in dist.items()}
 
 
+def sample_deck(s, viewpoint, rng, hyps=None):
+    """§3.5.1 steps 4-6: a deck order (top first) consistent with what `viewpoint` saw."""
+    ed = s["ed"]
+    if hyps is None:
+        hyps = deck_hypotheses(s, viewpoint)
+    total = sum(w for _e, _i, w in hyps)
+    x = Fraction(rng.random()) * total
+    for ent, ident, w in hyps:  # step 4
+        x -= w
+        if x < 0:
+            break
+    idd = dict(ident)
+    pools = _pools(s)
+    unknown = {"T": [], "M": [], "B": []}
+    for tier, pool in pools.items():  # step 5
+        free_cards = [c for c in pool if c not in idd]
+        t = len(pool) - ed["plus_lower"][tier]
+        a = sum(1 for c in pool if idd.get(c) == "T")
+        to_top = rng.sample(free_cards, t - a)
+        unknown["T"] += to_top
+        unknown["M"] += [c for c in free_cards if c not in to_top]
+    unknown["M"] += [c for c in ed["middle"] if c not in idd]
+    unknown["B"] += [c for c in ed["bottom"] if c not in idd]
+    for lab in unknown:  # step 6
+        rng.shuffle(unknown[lab])
+    deck = []
+    for e in ent:
+        deck.append(e if isinstance(e, int) else unknown[e].pop())
+    assert sorted(deck) == sorted(s["deck"]), (deck, s["deck"])
+    return deck
+
+
 # ---------------------------------------------------------------- §3.5.2 hidden labs
 
 def hidden_pairs(s, q):
@@ -1482,6 +1516,16 @@ def parse_text(t: str):
 def to_fields(s) -> dict:
     """The state without the edition, as plain JSON-like values (the spec's §3.1 names)."""
     out = {k: copy.deepcopy(v) for k, v in s.items() if k != "ed"}
+    st = s["step"]
+    out["actor"] = actor(s)
+    out["chance"] = is_chance(s)
+    # the price marker (index into PRICE) while an area resolves, else 0 (§5.4.3)
+    out["price_index"] = st.get("i", 0) if st.get("stage") == "area" else 0
+    out["current_area"] = st.get("area") if st.get("stage") == "area" else None
+    # the running auction: card, bidders in order from L, bids entered so far (hidden, R3)
+    out["auction"] = ({"card": st["card"], "bidders": list(st["bidders"]),
+                       "bids": list(st["bids"])}
+                      if s["phase"] == "D" and st.get("bidders") else None)
     return out
 
 

@@ -1077,3 +1077,34 @@ def test_draw_distributions_are_consistent_with_the_real_deck(n, options):
             s = M.apply(s, look_heavy_choice(rng, s, M.legal_moves(s)))
     assert 1 <= most <= 4096
     print(f"n={n} {options}: at most {most} deck hypotheses")
+
+
+def test_sample_deck_matches_the_draw_distribution():
+    """§3.5.1 steps 4-6 against §6.2 on S28: the sampled top card follows the exact law."""
+    s = s28_state()
+    seen = tuple(s["deck"][:4])
+    s["history"].append(("look", 3, seen, seen[::-1]))
+    s["deck"][:4] = list(seen[::-1])
+    rng = random.Random(9)
+    trials = 4000
+    hyps = M.deck_hypotheses(s, 0)
+    counts = Counter(M.sample_deck(s, 0, rng, hyps)[0] for _ in range(trials))
+    for c, p in M.draw_distribution(s, 0).items():
+        sd = (float(p) * (1 - float(p)) / trials) ** 0.5
+        assert abs(counts[c] / trials - float(p)) < 5 * sd + 1e-9, (c, counts[c], p)
+    own = M.sample_deck(s, 3, rng)  # the looker's sample keeps what it saw
+    assert own[:4] == s["deck"][:4]
+
+
+def test_to_fields_names_the_decision_state():
+    s = s1_state()
+    f = M.to_fields(s)
+    assert f["actor"] == 0 and f["price_index"] == 0 and f["current_area"] == "B"
+    assert "ed" not in f and f["auction"] is None
+    f = M.to_fields(play(s, "buy:mech:small"))
+    assert f["actor"] == 1 and f["price_index"] == 1
+    s = blank(2, money=3)
+    for p in (0, 1):
+        work(s, p, "small", 1, counter=4)
+    f = M.to_fields(play(goto_labs(s), "bid:2"))
+    assert f["auction"] == {"card": 1, "bidders": [0, 1], "bids": [2]} and f["actor"] == 1
