@@ -14,6 +14,7 @@ Moves: small tuples; ``move_text`` / ``parse_text`` give the notation.
 * ``deck_hypotheses`` / ``draw_distribution``  §3.5.1 / §6.2 for a viewpoint.
 * ``deck_order_count`` / ``sample_deck``  §3.5.1 counting and the sampler (steps 4-6).
 * ``hidden_pairs``                §3.5.2 valid pairs for two hidden labs.
+* ``perft``                       leaf counts (forced moves and draws are no plies).
 * ``to_fields``                   the state without the edition, plus actor, price marker, auction.
 
 Forced decisions (§11.4): when a decision's only option is PASS, DECLINE or NONE the model plays
@@ -1544,3 +1545,13 @@ def random_game(ed, n, seed, options=None, on_state=None):
             continue
         moves = legal_moves(s)
         s = apply(s, moves[rng.randrange(len(moves))])
+
+
+def perft(s, depth):
+    """Leaves of the decision tree `depth` plies deep. Forced PASS/DECLINE/NONE decisions are no
+    plies (§11.4); refill draws follow the full state's deck order and are no plies either."""
+    while is_chance(s):
+        s = play_chance_full(s)
+    if depth == 0 or is_terminal(s):
+        return 1
+    return sum(perft(apply(s, m), depth - 1) for m in legal_moves(s))

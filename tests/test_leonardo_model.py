@@ -6,6 +6,7 @@ and moving the phase pointer with the helpers below; everything after that is pl
 """
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from fractions import Fraction as F
@@ -540,10 +541,6 @@ def test_s17_placement_legality():
     assert M.ranking(ED, s["areas"]["D"]) == [0, 1]
 
 
-def favours(s):
-    return texts(s)
-
-
 def test_s18_favour_picks_four_players():
     s = M.setup(ED, 4, {}, random.Random(1))
     assert s["phase"] == "favour" and M.actor(s) == 0
@@ -842,7 +839,6 @@ def test_deck_order_count_without_looks():
     """§3.5.1 with one hypothesis: the number of orders consistent with the draws."""
     s = M.setup(ED, 5, {"setup": "basic"}, random.Random(5))
     # basic 5p: top = 2 of 3 bronze and 2 of 4 copper, shuffled; middle 11!; bottom 5!
-    import math
     assert M.deck_order_count(s) == 3 * 6 * math.factorial(4) * math.factorial(11) * \
         math.factorial(5)
 
@@ -870,6 +866,7 @@ def test_s29_two_auctions_after_a_reveal():
     assert s["shops"]["iron"] == shops["iron"] + 3
     assert lab(s, 3)["continuing"] and M.working(lab(s, 3))
     assert s["step"]["card"] == 8 and s["step"]["bidders"] == [0, 1]
+    assert 8 not in s["row"] and 13 in s["row"]  # [model reading] D5 takes cards one at a time
     s = play(s, "bid:5", "bid:4")
     assert s["players"][0]["money"] == 11 and 8 in M.owned_cards(s, 0)
     assert s["step"]["card"] == 13 and s["step"]["bidders"] == [2, 0, 1]
@@ -1108,3 +1105,11 @@ def test_to_fields_names_the_decision_state():
         work(s, p, "small", 1, counter=4)
     f = M.to_fields(play(goto_labs(s), "bid:2"))
     assert f["auction"] == {"card": 1, "bidders": [0, 1], "bids": [2]} and f["actor"] == 1
+
+
+def test_perft_counts_only_real_decisions():
+    s = M.setup(ED, 2, {}, random.Random(2))
+    first = len(M.legal_moves(s))
+    assert M.perft(s, 1) == first
+    # favours for 2 players: one pick each, then turn 1 Phase A/B
+    assert M.perft(s, 2) == sum(len(M.legal_moves(M.apply(s, m))) for m in M.legal_moves(s))
