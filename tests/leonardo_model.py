@@ -13,6 +13,7 @@ Moves: small tuples; ``move_text`` / ``parse_text`` give the notation.
 * ``scores`` / ``winners`` / ``utilities``  §7 with the whole R7 tie-break chain.
 * ``deck_hypotheses`` / ``draw_distribution``  §3.5.1 / §6.2 for a viewpoint.
 * ``deck_order_count`` / ``sample_deck``  §3.5.1 counting and the sampler (steps 4-6).
+* ``deck_knowledge`` / ``viewpoint``  §3.4 / §3.3 what one seat knows.
 * ``hidden_pairs``                §3.5.2 valid pairs for two hidden labs.
 * ``perft``                       leaf counts (forced moves and draws are no plies).
 * ``to_fields``                   the state without the edition, plus actor, price marker, auction.
@@ -1383,6 +1384,61 @@ def sample_deck(s, viewpoint, rng, hyps=None):
         deck.append(e if isinstance(e, int) else unknown[e].pop())
     assert sorted(deck) == sorted(s["deck"]), (deck, s["deck"])
     return deck
+
+
+def deck_knowledge(s, p):
+    """§3.4 deck knowledge of p: (exact, blocks). exact[i] is the card p knows at deck position
+    i, or None; blocks = [(end, cards)]: p knows these cards lie somewhere in positions < end
+    (what is left of its own look after an opponent reordered the block)."""
+    exact, blocks = [], []
+    for ev in s["history"]:
+        if ev[0] == "piles":
+            exact = [None] * sum(ev[1].values())
+        elif ev[0] == "draw":
+            exact.pop(0)
+            blocks = [(e - 1, cs - {ev[1]}) for e, cs in blocks]
+        elif ev[0] == "look":
+            _, who, seen, chosen = ev
+            m = len(seen)
+            if who == p:
+                exact[:m] = list(chosen)
+                blocks = [(e, cs - set(chosen)) for e, cs in blocks]
+            else:
+                moved = {c for c in exact[:m] if c is not None}
+                exact[:m] = [None] * m
+                keep = []
+                for e, cs in blocks:
+                    if e <= m:
+                        moved |= cs
+                    else:
+                        keep.append((e, cs))
+                blocks = keep + ([(m, moved)] if moved else [])
+        blocks = [(e, cs) for e, cs in blocks if cs and e > 0]
+    return exact, [(e, sorted(cs)) for e, cs in sorted(blocks, key=lambda b: b[0])]
+
+
+def viewpoint(s, p):
+    """§3.3: what seat p knows. Opponents' hands become their public totals, opponents' hidden
+    labs lose card and materials (cand stays), the deck becomes its multiset plus p's knowledge,
+    the opponents' pending bids are hidden."""
+    f = to_fields(s)
+    for q, pl in enumerate(f["players"]):
+        if q == p:
+            continue
+        pl["hand"] = None
+        pl["totals"] = totals(s, q)
+        for lab in pl["labs"].values():
+            if lab is not None and working(lab) and not lab["continuing"]:
+                lab["card"], lab["under"] = None, None
+    f["deck"] = sorted(s["deck"])
+    f["deck_known"], f["deck_blocks"] = deck_knowledge(s, p)
+    f["history"] = [ev if ev[0] != "look" or ev[1] == p else ("look", ev[1], len(ev[2]))
+                    for ev in s["history"]]
+    if f["auction"] is not None:
+        f["auction"]["bids"] = [b if f["auction"]["bidders"][i] == p else None
+                                for i, b in enumerate(f["auction"]["bids"])]
+    f["step"] = {k: v for k, v in f["step"].items() if k != "bids"}
+    return f
 
 
 # ---------------------------------------------------------------- §3.5.2 hidden labs

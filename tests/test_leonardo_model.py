@@ -1113,3 +1113,38 @@ def test_perft_counts_only_real_decisions():
     assert M.perft(s, 1) == first
     # favours for 2 players: one pick each, then turn 1 Phase A/B
     assert M.perft(s, 2) == sum(len(M.legal_moves(M.apply(s, m))) for m in M.legal_moves(s))
+
+
+def test_deck_knowledge_follows_draws_and_reorders():
+    """§3.4: own look -> exact positions; draws shift them; an opponent's reorder of the block
+    keeps only the set."""
+    s = s28_state()
+    seen = tuple(s["deck"][:4])
+    s["history"].append(("look", 0, seen, seen))
+    exact, blocks = M.deck_knowledge(s, 0)
+    assert exact[:4] == list(seen) and exact[4:] == [None] * (len(s["deck"]) - 4)
+    assert blocks == [] and M.deck_knowledge(s, 1) == ([None] * len(s["deck"]), [])
+    s["history"].append(("draw", seen[0]))
+    s["deck"].remove(seen[0])
+    exact, _ = M.deck_knowledge(s, 0)
+    assert exact[:3] == list(seen[1:4])
+    s["history"].append(("look", 3, seen[1:4] + (s["deck"][3],), seen[1:4] + (s["deck"][3],)))
+    exact, blocks = M.deck_knowledge(s, 0)
+    assert exact == [None] * len(s["deck"]) and blocks == [(4, sorted(seen[1:4]))]
+
+
+def test_viewpoint_hides_what_the_seat_cannot_see():
+    """Two full states that differ only in an opponent's hidden lab (same public records) look
+    the same from P0; P1 sees the difference."""
+    def state(card):
+        s = blank(3)
+        s["players"][1]["labs"]["large"] = M.new_lab(4)
+        hand(s, 1, wood=2, glass=1)
+        s["turn"] = 2
+        s = goto_a(s)
+        return play(s, f"start:small:{card}")
+    a, b = state(5), state(2)
+    assert lab(a, 1)["cand"] == lab(b, 1)["cand"] == [2, 5, 10]
+    assert M.viewpoint(a, 0) == M.viewpoint(b, 0)
+    assert M.viewpoint(a, 1) != M.viewpoint(b, 1)
+    assert M.viewpoint(a, 0)["players"][1]["totals"]["wood"] == 2
