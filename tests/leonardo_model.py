@@ -37,8 +37,7 @@ LABS = ("small", "large")
 FORCED = ("pass", "decline", "none")
 
 _HERE = pathlib.Path(__file__).resolve()
-EDITION_PATHS = [_HERE.parents[1] / "src" / "atelier" / "data" / "editions" / "leonardo.json",
-                 pathlib.Path("/work/shared/editions/leonardo.json")]
+EDITION_PATHS = [_HERE.parents[1] / "src" / "atelier" / "data" / "editions" / "leonardo.json"]
 
 
 # ---------------------------------------------------------------- edition (§1, §1.9 data)
