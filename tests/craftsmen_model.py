@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import marshal
 import pickle
 import random
 from collections import Counter
@@ -350,10 +351,7 @@ def setup(edition, players, options=None, rng=None) -> dict:
     mills = list(ed.tier_ids["lumber_mill"])
     rng.shuffle(mills)  # 4.2.5
     rows = [[mills.pop(0)] for _ in range(n)]
-    order = sorted(range(n), key=lambda s: (printed(ed, hands[s]), age[s]))  # 4.4, A1
-    ap = [0] * n
-    for pos, s in enumerate(order):
-        ap[s] = ed.k["starting_ap_by_turn_position"][pos]
+    order, ap = initial_order(ed, hands, age)
     tok = str(n)
     g = {
         "ed": ed, "n": n, "age_rank": age, "year": 1, "season": 0,
@@ -380,6 +378,15 @@ def setup(edition, players, options=None, rng=None) -> dict:
     return g
 
 
+def initial_order(ed, hands, age_rank):
+    """4.4 (A1): ascending printed sum, ties to the younger (lower age_rank); AP by position."""
+    order = sorted(range(len(hands)), key=lambda s: (printed(ed, hands[s]), age_rank[s]))
+    ap = [0] * len(hands)
+    for pos, s in enumerate(order):
+        ap[s] = ed.k["starting_ap_by_turn_position"][pos]
+    return order, ap
+
+
 def _spaces(ed, n):
     return ed.k["guild_spaces_2p"] if n == 2 else ed.k["guild_spaces"]
 
@@ -392,7 +399,14 @@ def _push(g, frames):
 
 
 def _clone(g):
-    return pickle.loads(pickle.dumps(g, protocol=pickle.HIGHEST_PROTOCOL))
+    """A deep copy (marshal is the fastest for plain data; the edition is shared)."""
+    ed = g.pop("ed")
+    try:
+        h = marshal.loads(marshal.dumps(g))
+    finally:
+        g["ed"] = ed
+    h["ed"] = ed
+    return h
 
 
 def phase(g) -> str:
@@ -739,10 +753,10 @@ def _apply_helper(g, f, m):
         g["passed"][p] = True
         return
     gi = ROMAN.index(m[1])
-    g["home"][p] -= 1
     for sp in g["guild"][gi]:  # 8.3: leftmost empty space
         if sp[0] is None:
             sp[0] = {"seat": p, "privileged": False}
+            g["home"][p] -= 1
             return
     g["stack"].append({"op": "stack_dec", "seat": p, "guild": gi})
 
@@ -757,6 +771,7 @@ def _apply_stack(g, f, m):
     sp = g["guild"][gi][space - 1]
     q = sp[0]["seat"]
     sp[1] = {"seat": p, "privileged": False}
+    g["home"][p] -= 1
     if q == p or space == 3:
         return
     if g["n"] == 2:  # §16: the covered player draws the top money card
