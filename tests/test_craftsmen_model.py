@@ -451,6 +451,7 @@ def test_s16_bribe_or_lose():
     set_money(g, Y, "G1 R3")
     g["ships"][0][1] = [G, R]
     g["ships"][2][4] = [Y, B]
+    g["supply"] = [M.cube_supply(g, s) for s in range(4)]
     sg = g["supply"][G]
     g = play(act(g, 4, Y), "MAKE(A13)")
     assert moves(g) == ["LOAD_BRIBE(1,G1)", "LOAD_BRIBE(1,R3)", "LOSE"]
@@ -629,8 +630,7 @@ def test_s27_work_token_at_the_end_of_a_stage():
     assert g["stack"][-1]["seat"] == Y and moves(g) == ["WORK_TOKEN", "END"]
     g = play(g, "WORK_TOKEN", "MAKE(A07)", "LOAD(2)")
     assert g["ap"][Y] == 4 and g["ships"][1][2] == [Y, None]
-    assert top(g) == "th_dec" or g["act"]["guild"] == 6 or top(g) is None
-    assert not any(f["op"] == "window_dec" for f in g["stack"])
+    assert top(g) is None  # red, blue, green hold no token; stage VI has no helpers and no windows
     g = s27_table([])
     assert g["stack"][-1]["seat"] == Y and moves(g) == ["WORK_TOKEN", "END"]
     g = s27_table([B, Y])
