@@ -97,6 +97,8 @@ class Edition:
         self.tindex = {t: i for i, t in enumerate(self.types)}
         self.by_colour = [[t for t in range(len(pairs)) if pairs[t][0] == c]
                           for c in range(len(self.colours))]
+        self.colour_values = [[(t, self.tval[t]) for t in ts] for ts in self.by_colour]
+        self.set_rule = (self.k["money_set"]["min_cards"], self.k["money_set"]["value_per_card_after_first"])
         self.money_items = sorted(pairs.index((self.colours.index(m["colour"]), m["value"]))
                                   for m in data["money_cards"])
         self.ships = [{"id": sh["id"], "rows": [dict(r) for r in sh["rows"]],
@@ -123,12 +125,15 @@ def load_edition(path=EDITION_PATH) -> Edition:
 
 def value(ed: Edition, counts) -> int:
     """§7.1: per colour, the printed sum, or 5(k-1) for k >= 2 cards when that is more."""
-    ms = ed.k["money_set"]
+    least, step = ed.set_rule
     total = 0
-    for ts in ed.by_colour:
-        k = sum(counts[t] for t in ts)
-        s = sum(counts[t] * ed.tval[t] for t in ts)
-        total += s if k < ms["min_cards"] else max(s, ms["value_per_card_after_first"] * (k - 1))
+    for ts in ed.colour_values:
+        k = s = 0
+        for t, v in ts:
+            c = counts[t]
+            k += c
+            s += c * v
+        total += s if k < least else max(s, step * (k - 1))
     return total
 
 
@@ -442,12 +447,13 @@ def legal_moves(g) -> list[tuple]:
     return _sort_moves(DECISIONS[f["op"]][0](g, f))
 
 
-def apply(g, move, check=True) -> dict:
+def apply(g, move, check=True, inplace=False) -> dict:
+    """The successor after a decision (a new state unless ``inplace``)."""
     if isinstance(move, str):
         move = parse_move(g, move) if check else parse_text(g["ed"], move)
     elif check and move not in legal_moves(g):
         raise InputError(f"error: move: {move_to_string(move)} is not legal here")
-    h = _clone(g)
+    h = g if inplace else _clone(g)
     f = h["stack"].pop()
     h["last_end"] = None  # 7.5: a decision came; END handlers set it again
     DECISIONS[f["op"]][1](h, f, move)
@@ -505,13 +511,13 @@ def chance_outcomes(g) -> list[tuple]:
     return sorted(out, key=lambda o: o[0][1])
 
 
-def apply_chance(g, outcome) -> dict:
+def apply_chance(g, outcome, check=True, inplace=False) -> dict:
     if isinstance(outcome, str):
         t = "".join(outcome.split())
         outcome = ("DRAW", t[5:-1])
-    if outcome not in [o for o, _ in chance_outcomes(g)]:
+    if check and outcome not in [o for o, _ in chance_outcomes(g)]:
         raise InputError(f"error: outcome: {outcome_to_string(outcome)} is not possible here")
-    h = _clone(g)
+    h = g if inplace else _clone(g)
     f = h["stack"].pop()
     d = _deck_of(h, f["deck"])
     item = h["ed"].tindex[outcome[1]] if f["deck"] == "money" else outcome[1]

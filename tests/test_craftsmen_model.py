@@ -820,6 +820,12 @@ def test_s37_round_trip_in_random_games():
         run_game(n, seed=100 + n, checks=("notation",))
 
 
+@pytest.mark.slow
+def test_s37_round_trip_1000_games():
+    for seed in range(1000):
+        run_game(2 + seed % 4, seed=5000 + seed, checks=("notation",))
+
+
 def test_s38_raw_production_ap_from_the_edition():
     data = json.loads(json.dumps(ED.data))
     next(c for c in data["basic_buildings"] if c["id"] == "B09")["ap"] = 1
@@ -931,13 +937,14 @@ def brute_payments(ed, counts_, amount, colours):
     return found
 
 
-def run_game(n, seed, checks=("notation", "conservation", "payments")):
+def run_game(n, seed, checks=("notation", "conservation", "payments"), every=1, names=None):
+    """One random game; the checks run at every ``every``-th state (notation at every one)."""
     rng = random.Random(seed)
     g = M.setup(ED, n, {}, rng)
     steps = 0
     while M.phase(g) != "terminal":
         assert M.phase(g) in ("decision", "chance")
-        if "conservation" in checks:
+        if "conservation" in checks and steps % every == 0:
             check_conservation(g, n)
         if M.phase(g) == "chance":
             outs = M.chance_outcomes(g)
@@ -947,7 +954,7 @@ def run_game(n, seed, checks=("notation", "conservation", "payments")):
                 acc += p
                 if r < acc:
                     break
-            g = M.apply_chance(g, M.outcome_to_string(o))
+            g = M.apply_chance(g, M.outcome_to_string(o), inplace=True)
         else:
             ms = M.legal_moves(g)
             assert ms
@@ -959,11 +966,13 @@ def run_game(n, seed, checks=("notation", "conservation", "payments")):
                     assert M.parse_text(ED, t) == m
                     assert M.parse_text(ED, t.lower()) == m or m[0] == "SEND" and False
             top_f = g["stack"][-1]
+            if names is not None:
+                names.update(m[0] for m in ms)
             if "payments" in checks and top_f["op"] == "pay_dec" and sum(g["money"][top_f["seat"]]) <= 10:
                 got = {m[1] for m in ms}
                 assert got == brute_payments(ED, g["money"][top_f["seat"]], top_f["amount"], top_f.get("colours"))
             m = ms[rng.randrange(len(ms))] if rng.random() < 0.7 else ms[-1]
-            g = M.apply(g, m, check=False)
+            g = M.apply(g, m, check=False, inplace=True)
         steps += 1
         assert steps < 20000  # 17.10
     assert g["year"] == 3 and g["season"] == 3 and g["terminal"]
@@ -975,15 +984,34 @@ def run_game(n, seed, checks=("notation", "conservation", "payments")):
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
 def test_random_games_conserve_and_terminate(n):
-    for seed in range(2):
-        run_game(n, seed)
+    run_game(n, seed=n, every=4)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
 def test_random_games_slow(n):
+    """200 games per player count; every move name of §18.3 is offered somewhere (3-5 players;
+    2 players have no ORDER_CHANGE and no stacking payment)."""
+    names = Counter()
     for seed in range(200):
-        run_game(n, 1000 + seed)
+        run_game(n, 1000 + seed, every=10, names=names)
+    missing = set(M.NAMES) - set(names)
+    assert missing <= ({"ORDER_CHANGE", "PAY_CARD", "PAY_AP"} if n == 2 else set()), missing
+
+
+def test_apply_leaves_its_argument_unchanged():
+    g = M.setup(ED, 3, {}, random.Random(9))
+    before = M.to_fields(g)
+    h = M.apply(g, M.legal_moves(g)[-1])
+    assert M.to_fields(g) == before and M.to_fields(h) != before
+    json.dumps(M.to_fields(h))  # plain data
+    for key in ("year", "season", "turn_order", "order_change", "ap", "home", "passed", "money", "hand",
+                "row", "filled", "market", "priv_tokens", "work_tokens", "bonus", "contributed", "guild",
+                "money_deck", "display", "discard", "deck", "faceup", "box", "warehouse", "ships",
+                "bank_priv", "bank_work", "bonus_unclaimed", "supply", "phase", "context"):
+        assert key in before, key
+    with pytest.raises(ValueError):
+        M.apply(g, ("PASS",))
 
 
 def test_minimal_payments_match_brute_force():
