@@ -20,6 +20,22 @@ the running auction.
 
 Money is held as counts per type (index t over ``ed.types``, colour order P G B R, then
 value); a money deck's segments hold type indices, a building deck's segments card ids.
+
+Readings of points the spec leaves open (a core may read them differently; see the report):
+* order: one name rank for all decisions (first appearance in §18.3: WORK_TOKEN, END before
+  PRODUCE; SKIP before TAKE_FACEUP, BUILD, LOOK, PURCHASE, TAKE_PRIVILEGE; DONE before LOOK;
+  DECLINE before CONTRIBUTE); the argument text compared as a plain string for every name
+  (B1 < G1 < P1 < R1, BID(10) < BID(8), ICON(..) < MARKET < WAREHOUSE, BOTTOM < TOP).
+* forced one-move decisions are still decisions (SEND, PAY, KEEP of a small pool, STOP, DROP,
+  DECLINE without four colours, END at pool 0 with a token and nothing to do); a decision with no
+  move besides DONE after a Notary deal is not offered (no LOOK legal).
+* the stacking disc lands (home - 1) at STACK, before its payment or the 2-player draw.
+* BUY: the card stays face up during its PAY; an auctioned card stays face up until its PAY.
+  LOOK: the face-up cards stay face up during the draws; the mayor's cards are discarded when
+  the auction resolves, before the winner pays.
+* Merchants: the cube swap happens at the payment decision (PAY_CARD / PAY_MARKET).
+* ORDER_CHANGE empties the helper's layer on its Town Hall space (no slide).
+* SWAP_MILL compares the ordered (top, bottom) pair.
 """
 from __future__ import annotations
 
