@@ -528,9 +528,12 @@ def chance_outcomes(g) -> list[tuple]:
 
 
 def apply_chance(g, outcome, check=True, inplace=False) -> dict:
-    if isinstance(outcome, str):
+    if isinstance(outcome, str):  # DRAW(type) or DRAW(card), any letter case (18.4)
         t = "".join(outcome.split())
-        outcome = ("DRAW", t[5:-1])
+        if not (t.upper().startswith("DRAW(") and t.endswith(")")):
+            raise InputError(f"error: outcome: cannot read {outcome!r}")
+        item = t[5:-1]
+        outcome = ("DRAW", g["ed"].lower_id.get(item.lower(), item.upper()))
     if check and outcome not in [o for o, _ in chance_outcomes(g)]:
         raise InputError(f"error: outcome: {outcome_to_string(outcome)} is not possible here")
     h = g if inplace else _clone(g)

@@ -74,7 +74,7 @@ def moves(g):
 
 def play(g, *texts):
     for t in texts:
-        if t.startswith("DRAW("):
+        if t.upper().startswith("DRAW("):
             g = M.apply_chance(g, t)
         else:
             assert t in moves(g), (t, moves(g))
@@ -726,8 +726,10 @@ def test_s31_money_reshuffle():
     assert moves(g) == ["STOP"]
     g = play(g, "STOP")
     assert M.chance_outcomes(g) == [(("DRAW", "G3"), Fraction(1, 3)), (("DRAW", "R1"), Fraction(2, 3))]
-    g = play(g, "DRAW(R1)")
+    g = play(g, "draw( r1 )")
     assert M.chance_outcomes(g) == [(("DRAW", "G3"), Fraction(1, 2)), (("DRAW", "R1"), Fraction(1, 2))]
+    with pytest.raises(ValueError):
+        M.apply_chance(g, "DRAW(B2)")
     g = play(g, "DRAW(G3)", "DRAW(R1)", "NO_PRIVILEGE", "DISCARD(R1)", "DISCARD(R1)")
     assert M.phase(g) == "chance" and g["money_deck"]["seg"] == [[ED.tindex["R1"]] * 2]
     g = play(g, "DRAW(R1)", "DRAW(R1)")
