@@ -5,7 +5,7 @@ Later tests compare a C++ core with it move list by move list and successor by s
 Public surface
 * ``Edition(data)`` / ``load_edition(path)``      the edition (§3), numbers read from ``constants``.
 * ``setup(edition, players, options, rng)``       §4 (deals sampled with ``rng``, 4.2 allows it).
-* ``legal_moves(s)``   canonical order: names by first appearance in §18.3 (``NAMES``), then the
+* ``legal_moves(s)``   move tuples (``legal_texts(s)``: their notation), canonical order: names by first appearance in §18.3 (``NAMES``), then the
                        argument text compared as strings (§23 "Order of multiset arguments").
 * ``apply(s, move)``   a new state; ``move`` a tuple or notation text (§18).
 * ``chance_outcomes(s)`` / ``apply_chance(s, outcome)``  §6.4, §15 (Fractions count/size).
@@ -461,6 +461,11 @@ def legal_moves(g) -> list[tuple]:
         return []
     f = g["stack"][-1]
     return _sort_moves(DECISIONS[f["op"]][0](g, f))
+
+
+def legal_texts(g) -> list[str]:
+    """The legal moves as notation (§18), canonical order."""
+    return [move_to_string(m) for m in legal_moves(g)]
 
 
 def apply(g, move, check=True, inplace=False) -> dict:
