@@ -1046,3 +1046,17 @@ def test_minimal_payments_match_brute_force():
         amount = rng.randrange(1, 20)
         colours = None if rng.random() < 0.5 else rng.sample(ED.colours, 2)
         assert set(M.minimal_payments(ED, hand, amount, colours)) == brute_payments(ED, hand, amount, colours)
+
+
+def test_largest_notary_decision():
+    """§23 "Sizes" names 252 (minimal payments of a 10-card hand) as the largest decision, but a
+    Notary choice with 10 cards of one colour (worth 5 * 9 = 45) and 6 face-up cards offers
+    SKIP + 3 LOOK + 6 BUY + 6 * 45 AUCTION = 280 moves: a core's move list must hold that."""
+    g = table()
+    set_money(g, 0, "P1 P1 P1 P1 P2 P2 P2 P2 P3 P3")
+    g["faceup"] = {"basic": ["B01", "B05"], "extended": ["E01", "E10"], "advanced": ["A04", "A10"]}
+    g = act(g, 3, 0)
+    ms = moves(g)
+    assert M.value(ED, g["money"][0]) == 45
+    assert len(ms) == 280 and sum(m.startswith("AUCTION(") for m in ms) == 270
+    assert sum(m.startswith("BUY(") for m in ms) == 6 and sum(m.startswith("LOOK(") for m in ms) == 3
