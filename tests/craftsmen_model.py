@@ -48,7 +48,7 @@ from collections import Counter
 from fractions import Fraction
 from pathlib import Path
 
-EDITION_PATH = Path("/work/shared/editions/craftsmen.json")
+EDITION_PATH = Path(__file__).resolve().parents[1] / "src" / "atelier" / "data" / "editions" / "craftsmen.json"
 ROMAN = ["I", "II", "III", "IV", "V", "VI"]
 TIERS = ["basic", "extended", "advanced"]
 NEUTRAL = "N"
