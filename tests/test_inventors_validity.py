@@ -281,3 +281,17 @@ def test_equal_reward_tokens_have_one_packing():
     # The fields form of the same position packs the canonical way.
     again = S.state(st.fields())
     assert again == st and hash(again) == hash(st) and again.to_bytes() == b
+
+
+def test_level_raises_and_hands_need_tokens_won():
+    # Age I, nothing completed yet: no token has left the cards, so no level can be above its
+    # start (each raise spends a token, spec 5.2). With one card completed, two tokens have.
+    pairs = [["P2", "AV"], ["VP1", "ST"], ["P3", "AK"], ["P2", "P2"], ["VP2", "P4"], ["VP3", "AK"]]
+    full = [{"card": f"I{j + 1:02d}", "tokens": pairs[j]} for j in range(K)]
+    raised = {(1, "gutenberg"): [0, 2, 1, 0]}  # start [0, 1, 1, 0]
+    accepts(main_fields(S, 1, full))
+    with pytest.raises(ValueError, match="level raises"):
+        S.state(main_fields(S, 1, full, levels=raised))
+    accepts(main_fields(S, 1, full[1:], levels=raised))
+    accepts(main_fields(S, 1, full[1:], levels=raised, hand={2: {"VP1": 1}}))
+    rejects(main_fields(S, 1, full[1:], levels=raised, hand={2: {"VP1": 1, "AV": 1}}))

@@ -256,6 +256,27 @@ std::string check_tokens(const Game& g, const State& s, const Seen& seen) {
   return "";
 }
 
+// Tokens reach hands only as rewards, and every level step above the start spends one (5.2:
+// a front raises N-1 to N, a back 0 to 1). So the raises plus the tokens held cannot exceed the
+// tokens that have left the cards: all but those in the bag, on the display and still on offer.
+std::string check_token_budget(const Game& g, const State& s, const Seen& seen) {
+  const int n = g.num_players();
+  int on_cards = 0, held = 0, raises = 0;
+  for (int k = 0; k < kTokenKinds; ++k) {
+    on_cards += s.bag[k] + seen.tokens_out[k];
+    for (int p = 0; p < n; ++p) held += s.hand[p][k];
+  }
+  on_cards -= held;  // tokens_out counted the hands too
+  for (int p = 0; p < n; ++p)
+    for (int i = 0; i < kInventorsPerTeam; ++i)
+      for (int d = 0; d < kDisciplines; ++d) raises += s.level(p, i, d) - g.inventor(p, i).start[d];
+  const int won = g.edition().token_total() - on_cards;
+  if (raises + held > won)
+    return "position: " + S(raises) + " level raises and " + S(held) + " tokens in hand need as many tokens won, but only " +
+           S(won) + " have left the cards (each raise spends a token, spec 5.2)";
+  return "";
+}
+
 }  // namespace
 
 std::string Game::validate(const State& s) const {
@@ -269,7 +290,9 @@ std::string Game::validate(const State& s) const {
   if (!(e = check_setup(*this, s)).empty() || !(e = check_display(*this, s, seen)).empty()) return e;
   e = s.phase == REWARD ? check_reward(*this, s, seen) : check_no_reward(s);
   if (!e.empty()) return e;
-  if (!(e = check_won_counts(*this, s)).empty() || !(e = check_tokens(*this, s, seen)).empty()) return e;
+  if (!(e = check_won_counts(*this, s)).empty() || !(e = check_tokens(*this, s, seen)).empty() ||
+      !(e = check_token_budget(*this, s, seen)).empty())
+    return e;
   if (s.hash != compute_hash(s)) return "hash: does not match the position";
   return "";
 }
