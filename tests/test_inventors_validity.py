@@ -295,3 +295,24 @@ def test_level_raises_and_hands_need_tokens_won():
     accepts(main_fields(S, 1, full[1:], levels=raised))
     accepts(main_fields(S, 1, full[1:], levels=raised, hand={2: {"VP1": 1}}))
     rejects(main_fields(S, 1, full[1:], levels=raised, hand={2: {"VP1": 1, "AV": 1}}))
+
+
+def test_tokens_taken_in_this_sharing_are_held_by_the_seats_that_chose():
+    st = S.state(base_reward())
+    play(st, "take:VP3")  # seat 1 chooses first
+    f = st.fields()
+    assert S.state(f) == st
+    f["hand"][1][kind("VP3")] -= 1  # gone from seat 1's hand: it cannot have played it yet
+    with pytest.raises(ValueError, match=r"reward\.left: a token taken from I03 is in no hand"):
+        S.state(f)
+    f["hand"][2][kind("VP3")] += 1  # held by seat 2, which has not chosen
+    rejects(f)
+
+
+def test_statuette_stays_on_seat_0_until_the_first_completion():
+    pairs = [["P2", "AV"], ["VP1", "ST"], ["P3", "AK"], ["P2", "P2"], ["VP2", "P4"], ["VP3", "AK"]]
+    full = [{"card": f"I{j + 1:02d}", "tokens": pairs[j]} for j in range(K)]
+    accepts(main_fields(S, 1, full, active=2, statuette=0))
+    with pytest.raises(ValueError, match="statuette"):
+        S.state(main_fields(S, 1, full, active=2, statuette=1))
+    accepts(main_fields(S, 1, full[1:], active=2, statuette=1))

@@ -103,8 +103,10 @@ std::string check_won(const Game& g, const State& s, int p, Seen& seen) {
 // inventors available, statuette on seat 0 (hands and won cards are empty by the bag and
 // won-card rules).
 std::string check_setup(const Game& g, const State& s) {
+  // The statuette moves only at a completion (5.7.1): before Age I's first, seat 0 has it.
+  if (s.age == 1 && (s.phase == CHANCE_REVEAL || (s.phase == MAIN && s.ndisplay == g.k())) && s.statuette != 0)
+    return "statuette: seat 0 holds it until the first completion (spec 3.3, 5.7.1)";
   if (!(s.phase == CHANCE_REVEAL && s.age == 1)) return "";
-  if (s.statuette != 0) return "statuette: seat 0 holds it at the start of the game (spec 3.3)";
   const Edition& ed = g.edition();
   for (int p = 0; p < g.num_players(); ++p)
     for (int i = 0; i < kInventorsPerTeam; ++i) {
@@ -214,6 +216,38 @@ std::string check_reward(const Game& g, const State& s, Seen& seen) {
   return "";
 }
 
+// The rewards already taken in this sharing are held by the seats that chose them: the card
+// by one of them (checked above), each token in the hand of another, since nobody plays a
+// token before the next MAIN turn (5.1, 5.6).
+std::string check_reward_taken(const Game& g, const State& s) {
+  const int n = g.num_players();
+  int choosers[3], nc = 0;
+  for (int t = 0; t < s.rw_index; ++t)
+    if (!((s.won[s.rw_seats[t]] >> s.rw_card) & 1) || (s.rw_left & 1)) choosers[nc++] = s.rw_seats[t];
+  const unsigned lo = token_lo(s.rw_tokens), hi = token_hi(s.rw_tokens);
+  unsigned taken[2];
+  int nt = 0;
+  if (!(s.rw_left & 2)) taken[nt++] = lo;
+  if (!(s.rw_left & 4)) taken[nt++] = hi;
+  if (nt != nc || nc > 2) return "reward.left: the rewards taken do not match the seats that chose";
+  for (int x = 0; x < nc; ++x)
+    if (choosers[x] >= n) return "reward.seats: seat does not exist";
+  auto holds = [&](int seat, unsigned kind, int need) { return s.hand[seat][kind] >= need; };
+  bool ok = true;
+  if (nc == 1) ok = holds(choosers[0], taken[0], 1);
+  if (nc == 2) {
+    if (taken[0] == taken[1])
+      ok = holds(choosers[0], taken[0], 1) && holds(choosers[1], taken[0], 1);
+    else
+      ok = (holds(choosers[0], taken[0], 1) && holds(choosers[1], taken[1], 1)) ||
+           (holds(choosers[0], taken[1], 1) && holds(choosers[1], taken[0], 1));
+  }
+  if (!ok)
+    return "reward.left: a token taken from " + g.edition().card_ids[s.rw_card] +
+           " is in no hand of the seats that chose (nobody can have played it yet)";
+  return "";
+}
+
 // Won cards per age (4.1, 5.6, 5.8): each completion gives at most one card. Age a < age had
 // exactly K-1 completions; the current age has had K - |display| in MAIN, one fewer in REWARD
 // until the completed card is taken, K-1 at TERMINAL and none before its reveal.
@@ -289,6 +323,7 @@ std::string Game::validate(const State& s) const {
   }
   if (!(e = check_setup(*this, s)).empty() || !(e = check_display(*this, s, seen)).empty()) return e;
   e = s.phase == REWARD ? check_reward(*this, s, seen) : check_no_reward(s);
+  if (e.empty() && s.phase == REWARD) e = check_reward_taken(*this, s);
   if (!e.empty()) return e;
   if (!(e = check_won_counts(*this, s)).empty() || !(e = check_tokens(*this, s, seen)).empty() ||
       !(e = check_token_budget(*this, s, seen)).empty())
