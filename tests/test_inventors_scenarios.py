@@ -470,8 +470,8 @@ def test_s15_suite_oracle_random():
     s = make_setup(5, [GREEN, BLUE, YELLOW, PURPLE, RED])
     rng = random.Random(715)
     for _ in range(120):
-        age3 = rng.sample(range(24, 36), 8)
-        pool = list(range(24)) + age3
+        # A reachable terminal: each age has K-1 = 7 completions, so at most 7 won cards per age.
+        pool = [c for a in range(3) for c in rng.sample(range(12 * a, 12 * a + 12), 7)]
         rng.shuffle(pool)
         stars_left = s.data["token_count"][kind("ST")]
         won, hand = {}, {}

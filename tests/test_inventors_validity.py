@@ -154,3 +154,165 @@ def test_chance_and_terminal_rules():
     g = copy.deepcopy(f)
     g["display"] = base_main()["display"]
     rejects(g)
+
+
+# ---- Reachability (issue #6): positions spec 4.1 alone let through, but no game can reach ----
+
+def test_reward_won_limit_is_exact_while_the_card_is_on_offer():
+    # 3 completions of Age I before this one (K - |display| - 1 = 6 - 2 - 1): 3 won cards fit,
+    # and taking the completed card gives a 4th that must still load.
+    f = base_reward()
+    f["won"][2] = sorted(f["won"][2] + [card("I04"), card("I05"), card("I06")])
+    st = S.state(f)
+    play(st, "take:card")
+    again = S.state(st.fields())
+    assert again == st and again.hash == st.hash
+    f["won"][2].append(card("I07"))  # 4 won while the 4th completed card is still on offer
+    rejects(f)
+
+
+def test_chance_reveal_with_a_card_of_the_coming_age_is_rejected():
+    f = main_fields(S, 2, [], phase="CHANCE_REVEAL", won={0: ["I01"], 1: ["II05"]})
+    with pytest.raises(ValueError, match=r"seats\[1\]\.won: II05 is of age 2, not revealed yet"):
+        S.state(f)
+    accepts(main_fields(S, 2, [], phase="CHANCE_REVEAL", won={0: ["I01"], 1: ["I05"]}))
+
+
+def test_reveal_never_places_a_held_card():
+    # Whatever layer stops it: a position where a seat holds II05 before the Age II reveal is
+    # refused, or else neither the sampled nor an explicit reveal may show II05.
+    f = main_fields(S, 2, [], phase="CHANCE_REVEAL", won={0: ["I01"], 1: ["II05"]})
+    try:
+        S.state(f)
+    except ValueError:
+        return
+    for seed in range(30):
+        st = S.state(f)
+        st.sample_chance(seed)
+        assert card("II05") not in {d["card"] for d in st.fields()["display"]}
+    reveal = "reveal:" + ",".join(f"II{i:02d}=P2+P3" for i in range(1, K + 1))
+    with pytest.raises(ValueError):
+        S.state(f).apply_reveal(reveal)
+
+
+def test_terminal_and_finished_ages_hold_at_most_k_minus_1_won_cards():
+    age3 = [f"III{i:02d}" for i in range(1, 13)]
+    accepts(main_fields(S, 3, [], phase="TERMINAL", won={0: age3[:K - 1]}))
+    rejects(main_fields(S, 3, [], phase="TERMINAL", won={0: age3[:K]}))  # the last card is never won
+    age1 = [f"I{i:02d}" for i in range(1, 13)]
+    accepts(main_fields(S, 3, [], phase="TERMINAL", won={1: age1[:K - 1]}))
+    rejects(main_fields(S, 3, [], phase="TERMINAL", won={1: age1[:K]}))
+    rejects(main_fields(S, 2, [], phase="CHANCE_REVEAL", won={2: age1[:K]}))
+
+
+def test_reward_needs_a_cube_of_the_completer():
+    f = base_reward()  # I03 (5 spaces), statuette 1 completed it
+    f["reward"]["cubes"] = [3, 0, 2]
+    f["reward"]["seats"] = [0, 2]  # the 5.7.3 order of these cubes from holder 1
+    with pytest.raises(ValueError, match=r"reward\.cubes: the statuette holder \(seat 1\)"):
+        S.state(f)
+
+
+@pytest.mark.parametrize("change", ["level", "busy", "statuette"])
+def test_age_one_reveal_is_the_setup(change):
+    kw = {"level": {"levels": {(1, "gutenberg"): [0, 2, 1, 0]}},
+          "busy": {"busy": {2: ["galileo"]}},
+          "statuette": {"statuette": 1}}[change]
+    accepts(main_fields(S, 1, [], phase="CHANCE_REVEAL"))
+    rejects(main_fields(S, 1, [], phase="CHANCE_REVEAL", **kw))
+    accepts(main_fields(S, 2, [], phase="CHANCE_REVEAL", **kw))  # after Age I all of these happen
+
+
+# ---- One position, one packing ----------------------------------------------------------
+
+MASK = (1 << 64) - 1
+
+
+def zobrist_key(i: int) -> int:
+    """Key number i of the inventors table (cext/common/zobrist.hpp, salt 1)."""
+    z = ((1 * 0x100000001B3 + i + 1) * 0x9E3779B97F4A7C15) & MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return z ^ (z >> 31)
+
+
+# Word offsets of the Keys table (cext/inventors/keys.hpp) and byte offsets of State.
+KEY_ACTIVE = 5 * 4 * 4 * 16 + 5 * 4 + 5 * 9 * 16 + 5 * 36 + 9 * 16 + 36 + 36 * 256 + 36 * 4 * 8 + 36 * 5 * 32 + 4 + 4
+KEY_RW_LEFT = KEY_ACTIVE + 5 + 5 + 36 + 256
+BYTE_RW_TOKENS, BYTE_RW_LEFT, BYTE_ACTIVE = 231, 232, 245
+
+
+def repack(st, offset: int, value: int, key_old: int, key_new: int) -> bytes:
+    """st's bytes with one byte changed and the stored Zobrist key updated to match."""
+    b = bytearray(st.to_bytes())
+    b[offset] = value
+    h = int.from_bytes(b[:8], "little") ^ zobrist_key(key_old) ^ zobrist_key(key_new)
+    b[:8] = h.to_bytes(8, "little")
+    return bytes(b)
+
+
+def test_repack_helper_matches_the_core():
+    # The helper reproduces the core's keys: a legitimate one-byte change is accepted as is.
+    from atelier._core import inventors as core
+
+    assert core.STATE_BYTES == 253
+    f = base_main()
+    a, b = S.state(f), S.state(dict(f, active=2))
+    assert a.to_bytes()[BYTE_ACTIVE] == 1
+    assert core.State.from_bytes(S.game, repack(a, BYTE_ACTIVE, 2, KEY_ACTIVE + 1, KEY_ACTIVE + 2)) == b
+
+
+def test_equal_reward_tokens_have_one_packing():
+    from atelier._core import inventors as core
+
+    f = main_fields(
+        S, 1, [{"card": "I03", "tokens": ["P3", "P3"], "filled": [2, 0, 0, 2], "cubes": {0: 2, 1: 1, 2: 1}},
+               {"card": "I01", "tokens": ["VP1", "AV"]}, {"card": "I02", "tokens": ["P4", "ST"]}],
+        active=1, statuette=0)
+    st = S.state(f)
+    play(st, "work:gutenberg:I03")
+    play(st, "take:P3")  # the low P3 goes; the one left is packed as the high token (bit 2)
+    b = st.to_bytes()
+    assert b[BYTE_RW_TOKENS] == 0x11 and b[BYTE_RW_LEFT] == 0b101
+    assert core.State.from_bytes(S.game, b) == st
+    other = repack(st, BYTE_RW_LEFT, 0b011, KEY_RW_LEFT + 0b101, KEY_RW_LEFT + 0b011)
+    with pytest.raises(ValueError, match=r"reward\.left: of two equal tokens"):
+        core.State.from_bytes(S.game, other)
+    # The fields form of the same position packs the canonical way.
+    again = S.state(st.fields())
+    assert again == st and hash(again) == hash(st) and again.to_bytes() == b
+
+
+def test_level_raises_and_hands_need_tokens_won():
+    # Age I, nothing completed yet: no token has left the cards, so no level can be above its
+    # start (each raise spends a token, spec 5.2). With one card completed, two tokens have.
+    pairs = [["P2", "AV"], ["VP1", "ST"], ["P3", "AK"], ["P2", "P2"], ["VP2", "P4"], ["VP3", "AK"]]
+    full = [{"card": f"I{j + 1:02d}", "tokens": pairs[j]} for j in range(K)]
+    raised = {(1, "gutenberg"): [0, 2, 1, 0]}  # start [0, 1, 1, 0]
+    accepts(main_fields(S, 1, full))
+    with pytest.raises(ValueError, match="level raises"):
+        S.state(main_fields(S, 1, full, levels=raised))
+    accepts(main_fields(S, 1, full[1:], levels=raised))
+    accepts(main_fields(S, 1, full[1:], levels=raised, hand={2: {"VP1": 1}}))
+    rejects(main_fields(S, 1, full[1:], levels=raised, hand={2: {"VP1": 1, "AV": 1}}))
+
+
+def test_tokens_taken_in_this_sharing_are_held_by_the_seats_that_chose():
+    st = S.state(base_reward())
+    play(st, "take:VP3")  # seat 1 chooses first
+    f = st.fields()
+    assert S.state(f) == st
+    f["hand"][1][kind("VP3")] -= 1  # gone from seat 1's hand: it cannot have played it yet
+    with pytest.raises(ValueError, match=r"reward\.left: a token taken from I03 is in no hand"):
+        S.state(f)
+    f["hand"][2][kind("VP3")] += 1  # held by seat 2, which has not chosen
+    rejects(f)
+
+
+def test_statuette_stays_on_seat_0_until_the_first_completion():
+    pairs = [["P2", "AV"], ["VP1", "ST"], ["P3", "AK"], ["P2", "P2"], ["VP2", "P4"], ["VP3", "AK"]]
+    full = [{"card": f"I{j + 1:02d}", "tokens": pairs[j]} for j in range(K)]
+    accepts(main_fields(S, 1, full, active=2, statuette=0))
+    with pytest.raises(ValueError, match="statuette"):
+        S.state(main_fields(S, 1, full, active=2, statuette=1))
+    accepts(main_fields(S, 1, full[1:], active=2, statuette=1))

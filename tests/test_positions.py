@@ -4,6 +4,7 @@ import copy
 import ctypes
 import json
 import random
+import re
 from importlib import resources
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 import atelier
 from atelier._core import inventors as core
 from atelier.games.inventors.edition import edition_data, edition_from_data, load_edition
+from inventors_helpers import random_setup
 
 
 def random_states(players, seed, every=7):
@@ -397,3 +399,217 @@ def test_junk_in_an_edition_is_an_input_error():
             edition_from_data(edition_data(doc))
         except atelier.InputError as exc:
             assert "\n" not in str(exc) and str(exc).startswith("edition ")
+
+
+# ---- issue #6: what a dump carries, ids, notation, field names, round trips everywhere ------
+
+def default_edition_file(tmp_path, name="mine.json", **costs):
+    doc = default_doc()
+    for cid, cost in costs.items():
+        card(doc, cid)["cost"] = cost
+    path = tmp_path / name
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def assert_round_trip(state, **load):
+    """load(dump(s)) == s, and dump(load(dump(s))) is the same text."""
+    text = atelier.dump_position(state)
+    again = atelier.load_position(text, **load)
+    assert again == state and hash(again) == hash(state)
+    assert again.game.edition.to_dict() == state.game.edition.to_dict()
+    assert atelier.dump_position(again) == text
+    return again
+
+
+def cost_of(state, cid):
+    ed = state.game.edition
+    return ed.to_dict()["cards"][ed.card_ids.index(cid)]["cost"]
+
+
+def test_card_data_for_cards_not_shown_survive_dump_and_apply():
+    doc = mid_doc()
+    assert doc["age"] == 2 and "III05" not in doc["cards"]
+    doc["cards"]["III05"] = {"cost": [3, 3, 3, 0]}  # a real Age III value, from the box
+    state = atelier.load_position(doc)
+    assert cost_of(state, "III05") == [3, 3, 3, 0]
+    again = assert_round_trip(state)
+    assert "edition" in json.loads(atelier.dump_position(state))
+    rng = random.Random(4)
+    for _ in range(40):  # on through later states, as `atelier apply` would go
+        if again.is_terminal():
+            break
+        if again.is_chance():
+            again.sample_chance(rng.randrange(2**32))
+        else:
+            again.apply(rng.choice(again.legal_moves()))
+        again = assert_round_trip(again)
+        assert cost_of(again, "III05") == [3, 3, 3, 0]
+
+
+def test_base_edition_travels_with_the_position(tmp_path):
+    mine = default_edition_file(tmp_path, III05=[3, 3, 3, 0])
+    state = atelier.load_position("example:inventors-mid", edition=mine)
+    assert cost_of(state, "III05") == [3, 3, 3, 0]
+    assert_round_trip(state)  # no --edition needed to read it back
+    assert_round_trip(state, edition=mine)  # the same one may be given
+    with pytest.raises(atelier.InputError, match="^edition: the position carries its own edition"):
+        atelier.load_position(atelier.dump_position(state), edition=default_edition_file(tmp_path, "other.json"))
+    # Over the bundled edition nothing is embedded (positions stay small).
+    assert "edition" not in json.loads(atelier.dump_position(atelier.load_position("example:inventors-mid")))
+
+
+def test_cli_apply_keeps_the_edition(tmp_path):
+    from click.testing import CliRunner
+
+    from atelier.cli import main
+
+    mine = default_edition_file(tmp_path, III05=[3, 3, 3, 0])
+    r = CliRunner().invoke(main, ["apply", "example:inventors-mid", "--edition", str(mine)])
+    assert r.exit_code == 0
+    first = tmp_path / "a.json"
+    first.write_text(r.stdout)
+    move = atelier.load_position(first)
+    text = move.move_to_string(move.legal_moves()[0])
+    r = CliRunner().invoke(main, ["apply", str(first), text])
+    assert r.exit_code == 0
+    assert cost_of(atelier.load_position(r.stdout), "III05") == [3, 3, 3, 0]
+
+
+BAD_IDS = [("inventions", 0, "I01:x"), ("inventions", 3, "I 04"), ("teams", 0, "gr,een"),
+           ("inventors", 0, "tes+la"), ("inventions", 5, "x" * 33), ("inventions", 7, "Ïé")]
+
+
+@pytest.mark.parametrize("where,i,bad", BAD_IDS)
+def test_edition_ids_must_fit_the_notation(where, i, bad):
+    doc = default_doc()
+    target = {"inventions": lambda: doc["inventions"][i], "teams": lambda: doc["teams"][i],
+              "inventors": lambda: doc["teams"][1]["inventors"][i]}[where]()
+    target["id"] = bad
+    with pytest.raises(atelier.InputError, match=r"\.id: .* is not a valid id") as exc:
+        edition_data(doc)
+    assert "\n" not in str(exc.value)
+    # The core refuses it too, whoever builds the Edition.
+    data = load_edition().to_dict()
+    key = {"inventions": ("card_ids", None), "teams": ("team_ids", None), "inventors": ("inventor_ids", 1)}[where]
+    if key[1] is None:
+        data[key[0]][i] = bad
+    else:
+        data[key[0]][key[1]][i] = bad
+    with pytest.raises(ValueError, match="id"):
+        core.Edition(data)
+
+
+def test_core_edition_ids_are_unique_regardless_of_case():
+    data = load_edition().to_dict()
+    data["card_ids"][1] = data["card_ids"][0].lower()
+    with pytest.raises(ValueError, match="duplicate"):
+        core.Edition(data)
+
+
+def test_work_extras_any_order_in_printed_sorted():
+    # docs/notation.md: extras are read in any order and always printed sorted P, C, M, Ma.
+    for state in random_states(3, seed=6, every=1):
+        if state.is_chance() or state.is_terminal():
+            continue
+        two = [m for m in state.legal_moves()
+               if state.move_to_string(m).count("+") == 2 and len(set(state.move_to_string(m).split("+")[1:])) == 2]
+        if two:
+            break
+    else:
+        pytest.fail("no WORK with two different extras in the walk")
+    m = two[0]
+    text = state.move_to_string(m)
+    head, d1, d2 = text.split("+")
+    assert ["P", "C", "M", "Ma"].index(d1) < ["P", "C", "M", "Ma"].index(d2)  # printed sorted
+    assert state.parse_move(f"{head}+{d2}+{d1}") == m  # read in any order
+    assert state.parse_move(f"{head}+{d2}+{d1}".upper()) == m
+    assert state.child(f"{head}+{d2}+{d1}") == state.child(m)
+
+
+# A field as docs/positions.md names it, then ": " ("position" for a rule over several fields,
+# never followed by another field name).
+FIELD = re.compile(
+    r"^(game|format|players|age|phase|active|statuette|position(?=: (?!\w+[\[.:]))|teams(\[\d+\])?"
+    r"|seats(\[\d+\](\.(seat|team|won(\[\d+\])?|hand(\.\w+)?"
+    r"|inventors(\.\w+(\.(levels(\.\w+)?|busy))?)?))?)?"
+    r"|display(\[\w+\](\.(card|tokens|filled(\.\w+)?|cubes(\[\d+\])?|placed(\.\w+)*))?)?"
+    r"|bag(\.\w+)?|reward(\.(card|tokens|left|cubes(\[\d+\])?|seats(\[\d+\])?|index))?"
+    r"|cards(\.\w+){0,3}|inventors(\.\w+){0,3}|edition(\.[^:]+)?): ")
+
+
+def test_errors_name_the_fields_as_the_file_does():
+    rng = random.Random(17)
+    states = [s for p in (2, 3, 5) for s in random_states(p, seed=30 + p, every=11)]
+    s = random_setup(3, random.Random(2))
+    states.append(s.game.start(5))  # a position that embeds its edition
+    bad = []
+    for _ in range(1200):
+        doc = json.loads(atelier.dump_position(rng.choice(states)))
+        try:
+            atelier.load_position(junk_mutation(doc, rng))
+        except atelier.InputError as exc:
+            if not FIELD.match(str(exc)):
+                bad.append(str(exc))
+    assert not bad, sorted(set(bad))[:20]
+
+
+NAMED = [
+    ("missing game", lambda d: d.pop("game"), r"^game: missing"),
+    ("won card of a later age", lambda d: d["seats"][0]["won"].append("III01"), r"^seats\[0\]\.won: III01 is of age 3"),
+    ("won card twice", lambda d: d["seats"][1]["won"].append(d["seats"][0]["won"][0]), r"^seats\[\d\]\.won"),
+    ("unknown display card", lambda d: d["display"][0].__setitem__("card", "I99"), r'^display\[I99\]\.card: unknown card "I99"'),
+    ("display card twice", lambda d: d["display"].append(copy.deepcopy(d["display"][0])), r"^display\[II\d\d\]: listed twice"),
+    ("level below start", lambda d: [inv["levels"].__setitem__(k, 0) for inv in d["seats"][0]["inventors"].values()
+                                     for k in inv["levels"]], r"^seats\[0\]\.inventors\.\w+\.levels\.\w+: 0 is below"),
+    ("too many of a kind", lambda d: d["seats"][0]["hand"].__setitem__("VP3", 4), r"^position: more VP3 tokens"),
+]
+
+
+@pytest.mark.parametrize("name,mutate,pattern", NAMED, ids=[c[0] for c in NAMED])
+def test_error_names(name, mutate, pattern):
+    doc = mid_doc()
+    mutate(doc)
+    with pytest.raises(atelier.InputError, match=pattern):
+        atelier.load_position(doc)
+
+
+def test_edition_without_game_says_it_is_missing():
+    doc = default_doc()
+    del doc["game"]
+    with pytest.raises(atelier.InputError, match=r"^edition game: missing"):
+        edition_data(doc)
+
+
+def every_state(game, seed):
+    """Every state of one uniformly random game from `game`'s start (chance included)."""
+    rng = random.Random(seed)
+    state = game.start(seed)
+    yield state.clone()
+    while not state.is_terminal():
+        if state.is_chance():
+            state.sample_chance(rng.randrange(2**32))
+        else:
+            state.apply(rng.choice(state.legal_moves()))
+        yield state.clone()
+
+
+GAMES = [(p, seed, False) for p, seed in ((2, 1), (3, 2), (4, 3), (5, 4), (2, 5), (5, 6))] + \
+        [(3, 7, True), (4, 8, True)]
+
+
+@pytest.mark.parametrize("players,seed,random_edition", GAMES)
+def test_every_reachable_state_round_trips(players, seed, random_edition):
+    if random_edition:
+        game = random_setup(players, random.Random(seed)).game
+    else:
+        game = atelier.open("inventors", players=players, seed=seed)
+    phases = set()
+    for state in every_state(game, seed):
+        phases.add(state.fields()["phase"])
+        assert_round_trip(state)
+        b = state.to_bytes()
+        back = core.State.from_bytes(state.game, b)
+        assert back == state and back.to_bytes() == b and hash(back) == hash(state)
+        assert core.State.from_fields(state.game, state.fields()).to_bytes() == b
+    assert phases == {"MAIN", "REWARD", "CHANCE_REVEAL", "TERMINAL"}

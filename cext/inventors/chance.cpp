@@ -25,6 +25,7 @@ static void open_age(State& s, int n) {
   s.active = (uint8_t)(s.age == 1 ? 0 : (s.statuette + 1) % n);
 }
 
+// Draws from all 12 cards of the age: validate() guarantees no seat holds one before its reveal.
 void Game::sample_reveal(State& s, Rng& rng) const {
   s.hash ^= header_key(s);
   const int K = k();
@@ -66,6 +67,11 @@ std::string Game::check_reveal(const State& s, const Reveal& r) const {
     if (r.cards[t] < first || r.cards[t] >= first + kCardsPerAge)
       return "reveal: card " + std::to_string(t + 1) + " is not of age " + std::to_string(s.age);
     if (t > 0 && r.cards[t] <= r.cards[t - 1]) return "reveal: cards must be distinct and in edition order";
+    // validate() keeps every card of a coming age out of the seats' won cards; checked here
+    // too, so no explicit reveal can put a held card on display.
+    for (int p = 0; p < n_; ++p)
+      if ((s.won[p] >> r.cards[t]) & 1)
+        return "reveal: " + ed_.card_ids[r.cards[t]] + " is already won by seat " + std::to_string(p);
     for (int x = 0; x < 2; ++x) {
       if (r.tokens[t][x] >= kTokenKinds) return "reveal: unknown token kind";
       ++used[r.tokens[t][x]];

@@ -83,6 +83,8 @@ def load_position(source, edition=None):
     doc = _read_source(source)
     if not isinstance(doc, dict):
         raise InputError("position: expected a JSON object")
+    if "game" not in doc:
+        raise InputError(f"game: missing (a position names its game, e.g. \"game\": \"{GAMES[0]}\")")
     rs = ruleset(doc.get("game"))
     return rs.position_from_dict(doc, edition=None if edition is None else rs.load_edition(edition))
 

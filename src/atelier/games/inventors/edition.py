@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from importlib import resources
 from pathlib import Path
 
@@ -57,10 +58,19 @@ def _vec(obj: dict, key: str, field: str, hi: int) -> list[int]:
     return list(v)
 
 
+# Ids appear inside move notation (work:tesla:II07+P, reveal:I01=P2+AV,...) and in --teams
+# lists, so they use only characters the notation does not (docs/notation.md). Edition::validate
+# in the core checks the same.
+ID_RE = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
 def _id(obj: dict, field: str, seen: set) -> str:
     v = obj.get("id")
     if not isinstance(v, str) or not v:
         _fail(field + ".id", "expected a non-empty string")
+    if not ID_RE.fullmatch(v):
+        _fail(field + ".id", f"{json.dumps(v)} is not a valid id (1 to 32 letters, digits, '_' or '-'; "
+                             "ids appear in move notation, docs/notation.md)")
     if v.lower() in seen:
         _fail(field + ".id", f"'{v}' is used twice")
     seen.add(v.lower())  # ids are matched case-insensitively in the notation
@@ -166,6 +176,8 @@ def edition_data(doc) -> dict:
     """Validate an edition document (spec §10) and return the dict `_core.inventors.Edition` takes."""
     if not isinstance(doc, dict):
         _fail("file", "expected a JSON object")
+    if "game" not in doc:
+        _fail("game", "missing (an edition file starts with \"game\": \"inventors\")")
     if doc.get("game") != "inventors":
         _fail("game", f"expected \"inventors\", got {json.dumps(doc.get('game'))}")
     if "disciplines" in doc and doc["disciplines"] != list(DISCIPLINES):
@@ -197,6 +209,27 @@ def edition_from_data(data: dict) -> core.Edition:
         return core.Edition(data)
     except ValueError as exc:
         raise InputError(f"edition {exc}") from None
+
+
+def edition_document(ed: core.Edition) -> dict:
+    """An edition file (docs/editions.md) holding everything the engine reads from `ed`, in card
+    index order (so the card numbering is the same when it is read back)."""
+    d = ed.to_dict()
+    teams = [{"id": tid, "inventors": [
+        {"id": iid, "name": name, **row}
+        for iid, name, row in zip(d["inventor_ids"][t], d["inventor_names"][t], d["inventors"][t])]}
+        for t, tid in enumerate(d["team_ids"])]
+    inventions = [{"id": cid, "name": name, **row}
+                  for cid, name, row in zip(d["card_ids"], d["card_names"], d["cards"])]
+    tokens = [{"kind": k, "count": c, "front": FRONTS[k][0], **FRONTS[k][1]}
+              for k, c in zip(TOKEN_KINDS, d["token_count"])]
+    return {"game": "inventors", "teams": teams, "inventions": inventions, "tokens": tokens,
+            "token_back": {"effect": "progress", "level": 1}}
+
+
+def is_default(ed: core.Edition) -> bool:
+    """True when `ed` holds exactly the bundled edition's engine data, ids and names."""
+    return ed.to_dict() == _default().to_dict()
 
 
 @functools.lru_cache(maxsize=None)

@@ -11,7 +11,7 @@ import json
 
 from ..._core import inventors as core
 from ...errors import InputError
-from .edition import TOKEN_KINDS, edition_from_data, load_edition
+from .edition import TOKEN_KINDS, edition_data, edition_from_data, load_edition
 from .position_dump import position_dict  # noqa: F401  (re-exported: load and dump in one place)
 
 FORMAT = 1
@@ -51,7 +51,7 @@ def _keys(obj: dict, allowed: tuple, field: str) -> None:
 
 
 TOP_KEYS = ("game", "format", "players", "teams", "age", "phase", "active", "statuette", "seats",
-            "display", "bag", "reward", "cards", "inventors")
+            "display", "bag", "reward", "cards", "inventors", "edition")
 
 
 def _need(obj: dict, key: str, field: str):
@@ -74,6 +74,9 @@ class _Names:
         if not isinstance(v, str) or v.lower() not in self.card:
             _fail(field, f"unknown card {json.dumps(v)}")
         return self.card[v.lower()]
+
+    def card_ids(self, cards: list[int]) -> list[str]:
+        return [self.ed["card_ids"][c] for c in cards]
 
 
 def _kind(v, field: str) -> int:
@@ -169,7 +172,11 @@ def _seat(doc: dict, p: int, team: int, names: _Names, out: dict) -> None:
     out["levels"].append(levels)
     out["busy"].append(busy)
     out["hand"].append(_kind_counts(s.get("hand", {}), field + ".hand"))
-    out["won"].append([names.card_index(c, f"{field}.won[{j}]") for j, c in enumerate(won)])
+    cards = [names.card_index(c, f"{field}.won[{j}]") for j, c in enumerate(won)]
+    for j, c in enumerate(cards):
+        if c in cards[:j]:
+            _fail(f"{field}.won[{j}]", f"{names.ed['card_ids'][c]} is listed twice")
+    out["won"].append(cards)
 
 
 def _cubes(v, field: str, n: int) -> list[int]:
@@ -181,7 +188,8 @@ def _cubes(v, field: str, n: int) -> list[int]:
 def _display_card(d, j: int, n: int, names: _Names, ed: dict) -> dict:
     d = _obj(d, f"display[{j}]")
     _keys(d, ("card", "tokens", "filled", "cubes", "placed"), f"display[{j}]")
-    c = names.card_index(_need(d, "card", f"display[{j}]."), f"display[{j}].card")
+    cid = _need(d, "card", f"display[{j}].")
+    c = names.card_index(cid, f"display[{cid}].card" if isinstance(cid, str) else f"display[{j}].card")
     field = f"display[{ed['card_ids'][c]}]"
     cost = ed["cards"][c]["cost"]
     tokens = d.get("tokens")
@@ -229,6 +237,11 @@ def _reward(r, n: int, names: _Names, ed: dict) -> dict:
         _fail("reward.left", "expected a list such as [\"card\", \"P2\"]")
     left_card = any(isinstance(x, str) and x.lower() == "card" for x in left)
     left_tokens = [_kind(x, "reward.left") for x in left if not (isinstance(x, str) and x.lower() == "card")]
+    on_card = [_kind(t, "reward.tokens") for t in tokens]
+    for k in left_tokens:  # what is left must be on the card, each token once
+        if k not in on_card:
+            _fail("reward.left", f"{TOKEN_KINDS[k]} is not one of the card's tokens {tokens}")
+        on_card.remove(k)
     cubes = _cubes(_need(r, "cubes", "reward."), "reward.cubes", n)
     seats = r.get("seats")
     if not isinstance(seats, list) or not 1 <= len(seats) <= 3:
@@ -242,9 +255,25 @@ def _reward(r, n: int, names: _Names, ed: dict) -> dict:
             "index": _int(r.get("index", 0), "reward.index", 0, len(seats) - 1)}
 
 
+def _embedded_edition(doc: dict, edition):
+    """The base edition: the one the position carries (written by atelier when its edition is not
+    the bundled one), else `edition`, else the bundled one. A position that carries an edition
+    and an explicitly given, different one is an error: one of them would be silently ignored."""
+    if "edition" not in doc:
+        return edition if edition is not None else load_edition()
+    try:
+        own = edition_from_data(edition_data(doc["edition"]))
+    except InputError as exc:  # "edition inventions[I05].cost: ..." -> the field in this file
+        raise InputError("edition." + str(exc)[len("edition "):]) from None
+    if edition is not None and edition.to_dict() != own.to_dict():
+        _fail("edition", "the position carries its own edition, which differs from the one given "
+                         "(--edition); drop one of the two")
+    return own
+
+
 def game_for(doc: dict, edition=None):
     """The core Game a position document describes (its card data overriding `edition`)."""
-    base = edition if edition is not None else load_edition()
+    base = _embedded_edition(doc, edition)
     ed = base.to_dict()
     names = _Names(ed)
     n = _int(_need(doc, "players", ""), "players", 2, 5)
@@ -269,6 +298,8 @@ def game_for(doc: dict, edition=None):
 def position_from_dict(doc, edition=None):
     """A core State from a format-1 position document; InputError names the bad field."""
     doc = _obj(doc, "position")
+    if "game" not in doc:
+        _fail("game", "missing (a position starts with \"game\": \"inventors\")")
     if doc.get("game") != "inventors":
         _fail("game", f"expected \"inventors\", got {json.dumps(doc.get('game'))}")
     _keys(doc, TOP_KEYS, "")
@@ -293,10 +324,13 @@ def position_from_dict(doc, edition=None):
         _fail("display", "expected a list of cards")
     fields["display"] = sorted((_display_card(d, j, n, names, ed) for j, d in enumerate(display)),
                                key=lambda d: d["card"])
+    for a, b in zip(fields["display"], fields["display"][1:]):
+        if a["card"] == b["card"]:
+            _fail(f"display[{ed['card_ids'][a['card']]}]", "listed twice")
     fields["bag"] = _kind_counts(_need(doc, "bag", ""), "bag")
     reward = doc.get("reward")
     fields["reward"] = None if reward is None else _reward(reward, n, names, ed)
     try:
         return core.State.from_fields(game, fields)
-    except ValueError as exc:
-        raise InputError(f"position: {exc}") from None
+    except ValueError as exc:  # the core names fields as this file does (docs/positions.md)
+        raise InputError(str(exc)) from None

@@ -1,9 +1,10 @@
 """Position JSON, format 1 (docs/positions.md), writing: a core State as names and card ids, with
-the data of every card and inventor it shows (so the file stands on its own)."""
+the data of every card and inventor it shows, and its whole edition when that is not the bundled
+one (so the file stands on its own)."""
 from __future__ import annotations
 
 from ..._core import inventors as core
-from .edition import TOKEN_KINDS
+from .edition import TOKEN_KINDS, edition_document, is_default
 
 FORMAT = 1
 DISC = tuple(core.DISCIPLINES)  # "P", "C", "M", "Ma"
@@ -51,9 +52,15 @@ def position_dict(state) -> dict:
         for i in range(4):
             inventors[ed["inventor_ids"][team][i]] = {"name": ed["inventor_names"][team][i],
                                                        **ed["inventors"][team][i]}
-    return {
+    doc = {
         "game": "inventors", "format": FORMAT, "players": n, "teams": [tid[t] for t in game.teams],
         "age": f["age"], "phase": f["phase"], "active": f["active"], "statuette": f["statuette"],
         "seats": seats, "display": display, "bag": _kinds(f["bag"], keep_zero=True), "reward": reward,
         "cards": cards, "inventors": inventors,
     }
+    # A position analysed with other data than the bundled edition (--edition FILE, or card
+    # data for cards it no longer shows) carries that whole edition, so reading it back gives
+    # the same game (docs/positions.md).
+    if not is_default(game.edition):
+        doc["edition"] = edition_document(game.edition)
+    return doc
