@@ -98,3 +98,14 @@ def show(state, width: int = 110, color: bool = False) -> str:
     with console.capture() as cap:
         console.print(render(state))
     return cap.get()
+
+
+def chance_text(before, after) -> str:
+    """The reveal that took `before` (a chance node) to `after`, in notation
+    (`reveal:I01=P2+AV,...`, docs/notation.md): the cards new on display, ascending, with
+    their tokens sorted by kind."""
+    ed = after.game.edition
+    shown = {d["card"] for d in before.fields()["display"]}
+    new = sorted((d for d in after.fields()["display"] if d["card"] not in shown), key=lambda d: d["card"])
+    return "reveal:" + ",".join(
+        ed.card_ids[d["card"]] + "=" + "+".join(TOKEN_KINDS[k] for k in sorted(d["tokens"])) for d in new)
