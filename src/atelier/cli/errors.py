@@ -7,6 +7,7 @@ terminal) and undecodable bytes are written as escapes.
 from __future__ import annotations
 
 import functools
+import os
 import sys
 
 import click
@@ -113,3 +114,7 @@ class Group(click.Group):
             fail("aborted", 1)
         except click.exceptions.Exit as exc:
             sys.exit(exc.exit_code)
+        except BrokenPipeError:
+            # `atelier show ... | head`: the reader left; no traceback, and none at exit either.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(1)

@@ -59,7 +59,8 @@ def show(pos, color, width, edition, as_json):
         color = sys.stdout.isatty()
     if width is None:
         width = max(WIDTH.lo, shutil.get_terminal_size((110, 24)).columns) if sys.stdout.isatty() else 110
-    click.echo(ruleset_of(state).show(state, width=width, color=color), nl=False)
+    # color= too: click.echo strips colour codes from output that is not a terminal.
+    click.echo(ruleset_of(state).show(state, width=width, color=color), nl=False, color=color)
 
 
 def show_json(state) -> dict:
