@@ -11,6 +11,7 @@ from ..jsonfmt import strict_dumps
 from . import main
 from .errors import run_guarded
 from .options import GAMES, ITERATIONS, MEMORY_MB, SECONDS, THREADS, TOP, edition_option, json_option, seed_option
+from .results import endgame_json, suggest_json, too_large_json
 
 TOO_LARGE_EXIT = 3   # endgame: no exact answer within the node budget (not an input error)
 
@@ -84,7 +85,6 @@ def suggest(pos, iterations, seconds, threads, seed, reward, memory_mb, algorith
 
     The last line is the best move alone, for scripts."""
     from .. import solvers
-    from .results import suggest_json
     from .suggest_table import print_table
 
     state = _read(pos, edition)
@@ -125,7 +125,6 @@ def endgame(pos, max_nodes, objective, paranoid, determinizations, seed, as_json
 
     Exit status 3 with 'too large for exact search (N nodes searched)' over the budget."""
     from .. import solvers
-    from .results import endgame_json, too_large_json
 
     max_nodes = _num(max_nodes, "max-nodes", int)
     determinizations = _num(determinizations, "determinizations", int)
