@@ -129,3 +129,9 @@ def test_every_command_that_reads_a_position_takes_an_edition(command, tmp_path)
     good.write_text(default.read_text(encoding="utf-8"))
     r = run(*EDITION_READERS[command], "--edition", good)
     assert r.exit_code == 0, r.stderr
+
+
+def test_version_from_a_source_tree():
+    # PYTHONPATH=src without `pip install`: no package metadata, still a version and exit 0.
+    p = subprocess.run([sys.executable, "-m", "atelier", "--version"], capture_output=True, text=True)
+    assert p.returncode == 0 and p.stdout.startswith("atelier, version "), p.stderr
