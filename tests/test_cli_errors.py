@@ -68,7 +68,7 @@ def test_the_largest_seed_is_accepted(tmp_path):
 
     chance = tmp_path / "chance.json"
     chance.write_text(atelier.dump_position(atelier.open("inventors", players=2, seed=1).initial_state()))
-    # Two reveals from the largest seed: the second draw's seed wraps instead of overflowing.
+    # The bound itself is a valid seed, for a reveal too.
     r = run("apply", chance, "--seed", SEED_MAX)
     assert r.exit_code == 0, r.stderr
 

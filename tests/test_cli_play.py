@@ -16,9 +16,10 @@ def test_unwritable_out_fails_before_playing(tmp_path, monkeypatch):
     assert "cannot write" in one_error_line(run("play", "--bots", "random,random", "--out", tmp_path))
 
 
-def test_a_failed_check_leaves_no_file(tmp_path):
+def test_a_match_that_fails_after_the_check_leaves_no_file(tmp_path):
     out = tmp_path / "r.json"
-    one_error_line(run("play", "--bots", "random,nobot", "--out", out))
+    # --out passes the check (which creates the file), then the edition fails: nothing left behind.
+    one_error_line(run("play", "--bots", "random,random", "--out", out, "--edition", tmp_path / "no.json"))
     assert not out.exists()
 
 
