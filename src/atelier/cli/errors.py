@@ -61,7 +61,9 @@ def undecodable_argument(args) -> str | None:
     return None
 
 
-_NoSuchCommand = getattr(click.exceptions, "NoSuchCommand", ())   # click >= 8.2
+# click >= 8.2 only; `except ()` matches nothing on older versions.
+_NoSuchCommand = getattr(click.exceptions, "NoSuchCommand", ())
+_NoArgsIsHelpError = getattr(click.exceptions, "NoArgsIsHelpError", ())
 
 
 def usage_message(exc: click.UsageError) -> str:
@@ -103,7 +105,7 @@ class Group(click.Group):
             fail(f"argument '{bad}': not valid UTF-8 (arguments are text: moves, file names, numbers)")
         try:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
-        except click.exceptions.NoArgsIsHelpError as exc:
+        except _NoArgsIsHelpError as exc:   # bare `atelier`: the help, as click shows it
             click.echo(exc.ctx.get_help(), err=True)
             sys.exit(USAGE_EXIT)
         except click.UsageError as exc:

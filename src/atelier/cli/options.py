@@ -45,6 +45,7 @@ class Whole(click.ParamType):
         return v
 
     def range(self) -> str:
+        # Seeds in plain digits (to copy them); other bounds grouped to read them.
         return f"{self.lo}..{self.hi}" if self.hi == SEED_MAX else f"{_grouped(self.lo)}..{_grouped(self.hi)}"
 
 
