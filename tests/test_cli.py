@@ -5,20 +5,8 @@ import subprocess
 import sys
 
 import pytest
-from click.testing import CliRunner
 
-from atelier.cli import main
-
-
-def runner():
-    try:
-        return CliRunner(mix_stderr=False)  # click < 8.2 mixes stderr in unless told not to
-    except TypeError:
-        return CliRunner()
-
-
-def run(*args, input=None):
-    return runner().invoke(main, [str(a) for a in args], input=input)
+from cli_helpers import run
 
 
 @pytest.fixture
@@ -39,6 +27,7 @@ def test_new_show_moves_apply(start_file):
     moves = listed.stdout.split()
     assert listed.exit_code == 0 and moves and all(m.startswith("work:") for m in moves)
     as_json = json.loads(run("moves", start_file, "--json").stdout)
+    assert as_json["format"] == "atelier.moves/1"
     assert [m["move"] for m in as_json["moves"]] == moves
     applied = run("apply", start_file, moves[0])
     assert applied.exit_code == 0, applied.stderr

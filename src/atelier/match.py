@@ -6,15 +6,21 @@
 
 Games are played in blocks of n (one per seat rotation) on the same start (same seed, teams and
 Age I reveal), so every bot plays every seat equally often and the deal's luck cancels out.
+
+With keep_moves every record holds its game's moves in notation, chance outcomes included (as
+the ruleset's reveal text, or {"chance_seed": S} when the ruleset cannot print one), so
+`replay(record, game)` rebuilds the game move by move (docs/json.md, atelier.play.records/1).
 """
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import asdict, dataclass, field
 
 from .errors import InputError
+from .limits import check_seed
 from .solvers import make_bot
+
+RECORDS_FORMAT = "atelier.play.records/1"
 
 _MASK = (1 << 64) - 1
 
@@ -57,57 +63,120 @@ class MatchResult:
         return asdict(self)
 
     def write(self, path: str) -> None:
+        """The records and the summary as JSON (format atelier.play.records/1, docs/json.md)."""
+        from .jsonfmt import strict_dumps
+
+        text = strict_dumps({"format": RECORDS_FORMAT, **self.to_dict()}, indent=1)
         try:
             with open(path, "w", encoding="utf-8") as f:
-                json.dump(self.to_dict(), f, indent=1)
-                f.write("\n")
+                f.write(text + "\n")
         except OSError as exc:
             raise InputError(f"out '{path}': cannot write ({exc.strerror})") from None
 
 
-def new_state_factory(game: str, players: int):
+def check_writable(path: str) -> None:
+    """InputError now, before hours of play, if `path` cannot be written at the end."""
+    import os
+
+    existed = os.path.exists(path)
+    try:
+        with open(path, "a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        raise InputError(f"out '{path}': cannot write ({exc.strerror})") from None
+    if not existed:
+        os.remove(path)   # leave nothing behind if the match never finishes
+
+
+def new_state_factory(game: str, players: int, edition=None):
     """start(block_seed) -> a fresh start State of `game` (any ruleset atelier knows, or the
-    search's own test game: "testgame", or "testgame-sealed" with hidden plays)."""
+    search's own test game: "testgame", or "testgame-sealed" with hidden plays). `edition`: an
+    edition file for the ruleset (None: its bundled one)."""
     if game in ("testgame", "testgame-sealed"):
+        if edition is not None:
+            raise InputError(f"edition: the test game {game!r} has no editions")
         from .solvers import testgame
 
         g = testgame.Game(players, 8, 3, min(5, 24 // (players + 1)), game == "testgame-sealed")
         return g.dealt_state
     import atelier
 
-    def start(block_seed: int):
-        return atelier.open(game, players=players, seed=block_seed).start()
+    rs = atelier.ruleset(game)  # InputError for an unknown game, before any game is played
+    ed = rs.load_edition(edition)   # read and checked once, not per game
 
-    atelier.ruleset(game)  # InputError for an unknown game, before any game is played
+    def start(block_seed: int):
+        return atelier.open(game, players=players, seed=block_seed, edition=ed).start()
+
     return start
 
 
+def _chance_text(game: str):
+    """chance_text(before, after) -> the outcome as a move, or None; from the ruleset if it can."""
+    if game.startswith("testgame"):
+        return lambda before, after: None
+    import atelier
+
+    return getattr(atelier.ruleset(game), "chance_text", lambda before, after: None)
+
+
+def _sample(s, seed: int, text_of):
+    """Sample the chance event of `s` with `seed`; the outcome as a record entry."""
+    before = s.clone()
+    s.sample_chance(seed)
+    text = text_of(before, s)
+    if text is not None:
+        before.apply(text)   # a record must replay: keep the text only if it gives this state
+        if before == s:
+            return text
+    return {"chance_seed": seed}
+
+
+def replay(record: dict, game: str, edition=None):
+    """The final State of a game rebuilt from its record (a `play(..., keep_moves=True)` record)."""
+    s = new_state_factory(game, len(record["seating"]), edition)(record["seed"])
+    for i, mv in enumerate(record["moves"]):
+        try:
+            if isinstance(mv, dict):
+                s.sample_chance(mv["chance_seed"])
+            else:
+                s.apply(mv)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InputError(f"moves[{i}]: cannot replay {mv!r} ({exc})") from None
+    return s
+
+
 def play(game: str, bots: list[str], games: int = 100, seed: int = 0, threads: int = 1,
-         progress=None, keep_moves: bool = False) -> MatchResult:
+         progress=None, keep_moves: bool = False, edition=None) -> MatchResult:
     """Play `games` games of `game` between `bots` (one per seat; bot names as in
-    atelier.solvers.make_bot). `progress(done, total)` after each game."""
+    atelier.solvers.make_bot). `progress(done, total)` after each game. `keep_moves`: every
+    record holds its moves, chance outcomes included, so `replay` can rebuild it."""
     import time
 
     if not isinstance(bots, (list, tuple)) or not 2 <= len(bots) <= 5:
         raise InputError(f"bots: expected 2..5 bots, one per seat, got {len(bots) if isinstance(bots, (list, tuple)) else bots!r}")
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise InputError(f"games: expected a positive integer, got {games!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise InputError(f"seed: expected a non-negative integer, got {seed!r}")
+    check_seed(seed)
     players = len(bots)
     made = [make_bot(b, threads=threads) for b in bots]
-    start = new_state_factory(game, players)
+    start = new_state_factory(game, players, edition)
+    text_of = _chance_text(game)
     t0 = time.perf_counter()
     records = []
     for i in range(games):
         block, rot = divmod(i, players)
         seating = [(seat + rot) % players for seat in range(players)]  # bot index per seat
-        s = start(_mix(seed, block) & 0x7FFFFFFF)
+        start_seed = _mix(seed, block) & 0x7FFFFFFF
+        s = start(start_seed)
         k = 0
         moves = []
         while not s.is_terminal():
             if s.is_chance():
-                s.sample_chance(_mix(seed, block, rot, k, 1))
+                chance_seed = _mix(seed, block, rot, k, 1)
+                if keep_moves:
+                    moves.append(_sample(s, chance_seed, text_of))
+                else:
+                    s.sample_chance(chance_seed)
             else:
                 seat = s.current_player
                 m = made[seating[seat]].choose(s, _mix(seed, block, rot, k, 2))
@@ -115,7 +184,8 @@ def play(game: str, bots: list[str], games: int = 100, seed: int = 0, threads: i
                     moves.append(s.move_to_string(m))
                 s.apply(m)
             k += 1
-        rec = {"game": i, "block": block, "seating": seating, "scores": list(s.scores()),
+        rec = {"game": i, "block": block, "seed": start_seed, "seating": seating,
+               "bots": [bots[b] for b in seating], "scores": list(s.scores()),
                "returns": list(s.returns())}
         if keep_moves:
             rec["moves"] = moves

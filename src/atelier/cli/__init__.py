@@ -1,11 +1,12 @@
 """The `atelier` command line: one click group, commands grouped by concern."""
 import click
 
-from .errors import run_guarded
+from .. import __version__
+from .errors import Group, run_guarded  # noqa: F401  run_guarded: used by the command modules
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="atelier")
+@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="atelier")  # also from a source tree (no metadata)
 def main():
     """atelier: best moves, win chances and exact endgames for workshop board games."""
 

@@ -1,9 +1,8 @@
 """Commands on positions: new, show, moves, apply, examples, bench."""
 from __future__ import annotations
 
-import json
+import shutil
 import sys
-from pathlib import Path
 
 import click
 
@@ -11,64 +10,73 @@ import atelier
 
 from ..errors import InputError
 from ..games import GAMES
+from ..jsonfmt import strict_dumps
+from ..limits import SEED_MAX
 from . import main
-from .errors import run_guarded
+from .errors import quoted, run_guarded
+from .options import (GAMES as N_GAMES, PLAYERS, SEED, WIDTH, edition_option, json_option,
+                      read_position, seed_option)
 
-EDITION = click.option("--edition", metavar="FILE", default=None,
-                       help="Base edition JSON (default: the bundled one). Card data in a position overrides it.")
+__all__ = ["read_position"]   # the reader every command shares (cli/options.py)
 
 
-def read_position(pos: str, edition: str | None = None):
-    """The State in POS: a file path, '-' for stdin, or example:NAME."""
-    if pos == "-":
-        text = sys.stdin.read()
-        if not text.strip():
-            raise InputError("stdin: empty, expected a position (JSON)")
-        try:
-            doc = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"stdin: invalid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
-        return atelier.load_position(doc, edition=edition)
-    if pos.startswith("example:"):
-        return atelier.load_position(pos, edition=edition)
-    return atelier.load_position(Path(pos), edition=edition)
+def ruleset_of(state):
+    """The ruleset module of a core State (its class lives in atelier._core.<ruleset>)."""
+    return atelier.ruleset(type(state).__module__.rsplit(".", 1)[-1])
 
 
 @main.command()
 @click.argument("game", metavar="GAME")
-@click.option("--players", "-n", type=click.IntRange(2, 5), default=2, show_default=True)
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
-              help="Draws the teams (unless --teams) and the Age I reveal.")
+@click.option("--players", "-n", type=PLAYERS, default=2, show_default=True, metavar="N")
+@seed_option("Draws the teams (unless --teams) and the Age I reveal.")
 @click.option("--teams", metavar="A,B,..", default=None, help="Team ids per seat, e.g. green,blue.")
-@EDITION
+@edition_option
 @run_guarded
 def new(game, players, seed, teams, edition):
-    """Print the start position of a new GAME (inventors) as JSON."""
+    """Print the start position of a new GAME (inventors) as JSON (docs/positions.md)."""
     g = atelier.open(game, players=players, seed=seed, edition=edition, teams=teams)
     click.echo(atelier.dump_position(g.start()), nl=False)
 
 
 @main.command()
 @click.argument("pos", metavar="POS")
-@click.option("--color/--no-color", default=None, help="Colour output (default: when a terminal).")
-@click.option("--width", type=click.IntRange(60), default=110, show_default=True)
-@EDITION
+@click.option("--color/--no-color", default=None,
+              help="Force colour on or off (default: colour when stdout is a terminal).")
+@click.option("--width", type=WIDTH, default=None, metavar="COLUMNS",
+              help="Line width (default: the terminal's, or 110 when not a terminal).")
+@edition_option
+@json_option("Print the position, the scores and who is to move as JSON.")
 @run_guarded
-def show(pos, color, width, edition):
+def show(pos, color, width, edition, as_json):
     """Show the position POS as a readable board.
 
     POS: a file, '-' (stdin) or example:NAME."""
     state = read_position(pos, edition)
+    if as_json:
+        click.echo(strict_dumps(show_json(state)))
+        return
     if color is None:
         color = sys.stdout.isatty()
-    rs = atelier.ruleset(type(state).__module__.rsplit(".", 1)[-1])
-    click.echo(rs.show(state, width=width, color=color), nl=False)
+    if width is None:
+        width = max(WIDTH.lo, shutil.get_terminal_size((110, 24)).columns) if sys.stdout.isatty() else 110
+    # color= too: click.echo strips colour codes from output that is not a terminal.
+    click.echo(ruleset_of(state).show(state, width=width, color=color), nl=False, color=color)
+
+
+def show_json(state) -> dict:
+    n = state.game.players
+    return {"format": "atelier.show/1", "player": state.current_player,
+            "chance": state.is_chance(), "terminal": state.is_terminal(),
+            "scores": list(state.scores()),
+            "score_detail": [state.score_detail(p) for p in range(n)],
+            "winners": list(state.winners()) if state.is_terminal() else None,
+            "position": atelier.position_dict(state)}
 
 
 @main.command()
 @click.argument("pos", metavar="POS")
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON list of {id, move}.")
-@EDITION
+@json_option("Print the seat to move and the list of {move_id, move} as JSON.")
+@edition_option
 @run_guarded
 def moves(pos, as_json, edition):
     """List the legal moves in POS, one per line.
@@ -78,8 +86,9 @@ def moves(pos, as_json, edition):
     ms = state.legal_moves()
     texts = [state.move_to_string(m) for m in ms]
     if as_json:
-        click.echo(json.dumps({"player": state.current_player,
-                               "moves": [{"id": m, "move": t} for m, t in zip(ms, texts)]}))
+        click.echo(strict_dumps({"format": "atelier.moves/1", "player": state.current_player,
+                                 "chance": state.is_chance(), "terminal": state.is_terminal(),
+                                 "moves": [{"move_id": m, "move": t} for m, t in zip(ms, texts)]}))
         return
     if state.is_chance():
         click.echo("# chance node: apply a reveal:... or use `atelier apply --seed S`", err=True)
@@ -89,25 +98,34 @@ def moves(pos, as_json, edition):
         click.echo(t)
 
 
+def check_move_text(text: str) -> str:
+    """A move as typed: refused with the text quoted if it holds anything but printable characters."""
+    if not text.isprintable():
+        raise InputError(f"move {quoted(text)}: contains control or unprintable characters")
+    return text
+
+
 @main.command()
 @click.argument("pos", metavar="POS")
 @click.argument("moves", nargs=-1, metavar="MOVE...")
-@click.option("--seed", type=click.IntRange(0), default=None,
-              help="Sample every chance node reached (unless the next MOVE is a reveal:...).")
-@EDITION
+@seed_option("Sample every chance node reached (unless the next MOVE is a reveal:...).", default=None)
+@edition_option
 @run_guarded
 def apply(pos, moves, seed, edition):
     """Apply MOVEs to POS and print the new position.
 
     MOVEs are in notation (docs/notation.md); at a chance node give a reveal:... or --seed.
     POS: a file, '-' (stdin) or example:NAME."""
+    for mv in moves:
+        check_move_text(mv)
     state = read_position(pos, edition)
     draws = 0
 
     def sample_if_chance():
         nonlocal draws
         if seed is not None and state.is_chance():
-            state.sample_chance(seed + draws)  # one seed per reveal: replayable, and reveals differ
+            # One seed per reveal: replayable, and the reveals differ.
+            state.sample_chance((seed + draws) & SEED_MAX)
             draws += 1
 
     for mv in moves:
@@ -119,19 +137,26 @@ def apply(pos, moves, seed, edition):
 
 
 @main.command()
-def examples():
+@json_option("Print the names and files as JSON.")
+def examples(as_json):
     """List the bundled example positions (use them as example:NAME)."""
-    for name, path in atelier.examples().items():
+    found = atelier.examples()
+    if as_json:
+        click.echo(strict_dumps({"format": "atelier.examples/1",
+                                 "examples": [{"name": f"example:{name}", "file": str(path)}
+                                              for name, path in found.items()]}))
+        return
+    for name in found:
         click.echo(f"example:{name}")
 
 
 @main.command()
 @click.option("--game", type=click.Choice(GAMES, case_sensitive=False), default="inventors", show_default=True)
-@click.option("--players", "-n", type=click.IntRange(2, 5), default=4, show_default=True)
-@click.option("--games", "n_games", type=click.IntRange(1), default=20000, show_default=True)
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
+@click.option("--players", "-n", type=PLAYERS, default=4, show_default=True, metavar="N")
+@click.option("--games", "n_games", type=N_GAMES, default=20000, show_default=True, metavar="N")
+@seed_option()
 @click.option("--core-only", is_flag=True, help="Skip the search figures (MCTS, expectimax).")
-@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+@json_option("Print the figures as JSON.")
 @run_guarded
 def bench(game, players, n_games, seed, core_only, as_json):
     """Speed figures: the C++ core (random playouts, state copies) and the search (MCTS
@@ -140,7 +165,7 @@ def bench(game, players, n_games, seed, core_only, as_json):
 
     result = run_bench(game, players=players, games=n_games, seed=seed, search=not core_only)
     if as_json:
-        click.echo(json.dumps(result, indent=2))
+        click.echo(strict_dumps({"format": "atelier.bench/1", **result}, indent=2))
         return
     click.echo(f"{result['game']}, {players} players, {result['cpu_count']} CPUs ({result['machine']},"
                f" Python {result['python']})")

@@ -1,23 +1,25 @@
 """Commands that search: suggest (MCTS), endgame (exact expectimax), play (bot matches)."""
 from __future__ import annotations
 
-import json
 import math
 import sys
 
 import click
 
 from ..errors import InputError
+from ..jsonfmt import strict_dumps
 from . import main
 from .errors import run_guarded
+from .options import GAMES, ITERATIONS, MEMORY_MB, SECONDS, THREADS, TOP, edition_option, json_option, seed_option
+from .results import endgame_json, suggest_json, too_large_json
 
 TOO_LARGE_EXIT = 3   # endgame: no exact answer within the node budget (not an input error)
 
 
-def _read(pos):
+def _read(pos, edition=None):
     from .game import read_position  # the position reader shared by every command
 
-    return read_position(pos)
+    return read_position(pos, edition)
 
 
 def _console():
@@ -60,30 +62,32 @@ def _fmt_vec(xs, digits=1):
 
 @main.command()
 @click.argument("pos", metavar="POS")
-@click.option("--iterations", "-i", metavar="N", default=None, help="Iterations in total (default 10,000 when no --time).")
-@click.option("--time", "-t", "seconds", metavar="S", default=None, help="Seconds to think.")
-@click.option("--threads", metavar="T", default="1", show_default=True, help="Independent trees (root parallelism).")
-@click.option("--seed", metavar="S", default="0", show_default=True)
+@click.option("--iterations", "-i", type=ITERATIONS, metavar="N", default=None,
+              help="Iterations in total (default 10,000 when no --time).")
+@click.option("--time", "-t", "seconds", type=SECONDS, metavar="S", default=None, help="Seconds to think.")
+@click.option("--threads", type=THREADS, metavar="T", default=1, show_default=True,
+              help="Independent trees (root parallelism).")
+@seed_option()
 @click.option("--reward", type=click.Choice(["win", "margin"]), default="win", show_default=True,
               help="What MCTS maximises: win share (ties split) or score margin.")
-@click.option("--memory", "memory_mb", metavar="MB", default="512", show_default=True, help="Node arena budget.")
+@click.option("--memory", "memory_mb", type=MEMORY_MB, metavar="MB", default=512, show_default=True,
+              help="Node arena budget.")
 @click.option("--algorithm", type=click.Choice(["auto", "mcts", "ismcts"]), default="auto", show_default=True,
               help="auto: ISMCTS when the seat to move cannot see everything, else MCTS.")
 @click.option("--ismcts", is_flag=True, help="Same as --algorithm ismcts.")
-@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.option("--top", type=TOP, metavar="N", default=10, show_default=True, help="Rows shown, best first.")
+@edition_option
+@json_option()
 @run_guarded
-def suggest(pos, iterations, seconds, threads, seed, reward, memory_mb, algorithm, ismcts, as_json):
+def suggest(pos, iterations, seconds, threads, seed, reward, memory_mb, algorithm, ismcts, top,
+            edition, as_json):
     """Rank the moves in POS by MCTS: visits, win %, expected scores, 95% intervals.
 
     The last line is the best move alone, for scripts."""
     from .. import solvers
+    from .suggest_table import print_table
 
-    iterations = _num(iterations, "iterations", int)
-    seconds = _num(seconds, "time", float)
-    threads = _num(threads, "threads", int)
-    seed = _num(seed, "seed", int)
-    memory_mb = _num(memory_mb, "memory", float)
-    state = _read(pos)
+    state = _read(pos, edition)
     if ismcts:
         algorithm = "ismcts"
     if algorithm == "auto":
@@ -96,27 +100,9 @@ def suggest(pos, iterations, seconds, threads, seed, reward, memory_mb, algorith
         r = search(state, iterations=iterations, time=seconds, threads=threads, seed=seed,
                    reward=reward, memory_mb=memory_mb, progress=update)
     if as_json:
-        click.echo(json.dumps(r.to_dict()))
+        click.echo(strict_dumps(suggest_json(r)))
         return
-    from rich.console import Console
-    from rich.table import Table
-
-    p = r.player
-    n = len(r.moves[0].win)
-    t = Table(title=f"{r.algorithm}: seat {p} to move, {r.iterations:,} iterations in {r.seconds:.2f} s "
-                    f"({r.iterations_per_s:,.0f}/s, {r.threads} thread{'s' * (r.threads > 1)})",
-              title_justify="left")
-    t.add_column("move")
-    t.add_column("visits", justify="right")
-    t.add_column(f"win % (seat {p})", justify="right")
-    t.add_column("± 95%", justify="right")
-    t.add_column("expected score " + " / ".join(f"s{q}" for q in range(n)), justify="right")
-    t.add_column("± 95%", justify="right")
-    for m in sorted(r.moves, key=lambda m: (-m.visits, m.move)):
-        ci = "-" if math.isinf(m.win_ci) else f"{100 * m.win_ci:.1f}"
-        sci = "-" if math.isinf(m.score_ci) else f"{m.score_ci:.1f}"
-        t.add_row(m.text, f"{m.visits:,}", f"{100 * m.win[p]:.1f}", ci, _fmt_vec(m.score), sci)
-    Console(width=max(100, 40 + 8 * n)).print(t)
+    print_table(r, top)
     if r.memory_full:
         click.echo(f"note: the node arena ({memory_mb} MB) filled up; the search stopped early", err=True)
     click.echo(r.best_text)
@@ -149,14 +135,12 @@ def endgame(pos, max_nodes, objective, paranoid, determinizations, seed, as_json
                                determinizations=determinizations, seed=seed)
     except solvers.TooLarge as exc:
         if as_json:
-            click.echo(json.dumps({"too_large": True, "nodes": exc.nodes, "message": str(exc)}))
+            click.echo(strict_dumps(too_large_json(exc)))
         else:
             click.echo(str(exc))
         sys.exit(TOO_LARGE_EXIT)
     if as_json:
-        d = x.to_dict()
-        d["too_large"] = False
-        click.echo(json.dumps(d))
+        click.echo(strict_dumps(endgame_json(x)))
         return
     from rich.console import Console
     from rich.table import Table
@@ -187,33 +171,35 @@ def endgame(pos, max_nodes, objective, paranoid, determinizations, seed, as_json
 @click.option("--game", default="inventors", show_default=True, help="Ruleset.")
 @click.option("--bots", required=True, metavar="B1,B2,..",
               help="One bot per seat: random, greedy, mcts[:N|:Ts], ismcts[:N|:Ts].")
-@click.option("--games", "n_games", metavar="N", default="100", show_default=True)
-@click.option("--seed", metavar="S", default="0", show_default=True)
-@click.option("--threads", metavar="T", default="1", show_default=True, help="Threads per MCTS bot.")
-@click.option("--out", metavar="FILE", default=None, help="Write every game and the summary as JSON.")
-@click.option("--json", "as_json", is_flag=True, help="Machine-readable summary.")
+@click.option("--games", "n_games", type=GAMES, metavar="N", default=100, show_default=True)
+@seed_option()
+@click.option("--threads", type=THREADS, metavar="T", default=1, show_default=True, help="Threads per MCTS bot.")
+@click.option("--out", metavar="FILE", default=None,
+              help="Write every game (all moves, seeds, seats, results) and the summary as JSON.")
+@edition_option
+@json_option("Machine-readable summary (docs/json.md).")
 @run_guarded
-def play(game, bots, n_games, seed, threads, out, as_json):
+def play(game, bots, n_games, seed, threads, out, edition, as_json):
     """Bot matches with seats rotated: win share ± 95%, mean score and margin per bot."""
     from .. import match
     from ..solvers import make_bot
 
-    n_games = _num(n_games, "games", int)
-    seed = _num(seed, "seed", int)
-    threads = _num(threads, "threads", int)
     names = [b.strip() for b in bots.split(",") if b.strip()]
     for b in names:
         make_bot(b)  # unknown names fail before anything runs
+    if out:
+        match.check_writable(out)  # ... and so does an --out that could not be written at the end
     show = not as_json and sys.stderr.isatty()
     with _progress_bar("playing", show) as update:
         r = match.play(game.lower(), names, games=n_games, seed=seed, threads=threads,
-                       progress=lambda done, total: update(done / total))
+                       progress=lambda done, total: update(done / total), keep_moves=bool(out),
+                       edition=edition)
     if out:
         r.write(out)
     if as_json:
         d = r.to_dict()
         d.pop("records")
-        click.echo(json.dumps(d))
+        click.echo(strict_dumps({"format": "atelier.play/1", **d}))
         return
     from rich.console import Console
     from rich.table import Table
@@ -225,8 +211,9 @@ def play(game, bots, n_games, seed, threads, out, as_json):
                       ("mean score", "right"), ("mean margin", "right")):
         t.add_column(col, justify=just)
     for s in r.summary:
-        t.add_row(s.bot, str(s.games), f"{100 * s.win_share:.1f}", f"{100 * s.win_ci:.1f}",
+        ci = f"{100 * s.win_ci:.1f}" if math.isfinite(s.win_ci) else "—"
+        t.add_row(s.bot, str(s.games), f"{100 * s.win_share:.1f}", ci,
                   f"{s.mean_score:.2f}", f"{s.mean_margin:+.2f}")
-    Console(width=100).print(t)
+    Console(highlight=False).print(t)
     if out:
         click.echo(f"results written to {out}", err=True)

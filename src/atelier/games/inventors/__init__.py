@@ -7,9 +7,9 @@ from ..._core import inventors as core
 from ...errors import InputError
 from .edition import load_edition
 from .position import position_dict, position_from_dict
-from .render import show
+from .render import chance_text, show
 
-__all__ = ["open_game", "load_edition", "position_dict", "position_from_dict", "show"]
+__all__ = ["open_game", "load_edition", "position_dict", "position_from_dict", "show", "chance_text"]
 
 
 def open_game(players: int = 2, seed: int = 0, edition=None, teams=None):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from rich.console import Console, Group
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -25,12 +26,8 @@ def _header(state, f) -> Text:
     return t
 
 
-def _display(state, f, ed) -> Table:
-    n = state.game.players
-    t = Table(title="Display (filled/cost per discipline, cubes per seat)", title_justify="left")
-    for col in ("card", "name", "type", *DISC,
-                "tokens", *[f"s{p}" for p in range(n)]):
-        t.add_column(col, justify="left" if col in ("card", "name", "type", "tokens") else "right")
+def _display_rows(f, ed) -> list[dict]:
+    """One dict of cell texts per card on display (and the completed card, if any)."""
     cards = list(f["display"])
     if f["reward"] is not None:
         # The completed card: show only what is still on offer, and who chooses in which order.
@@ -38,13 +35,46 @@ def _display(state, f, ed) -> Table:
         cards.append({**r, "filled": ed["cards"][r["card"]]["cost"], "tokens": r["left"]["tokens"],
                       "reward": f"completed, card {'on offer' if r['left']['card'] else 'taken'};"
                                 f" to choose: seat {', '.join(map(str, r['seats'][r['index']:]))}"})
+    rows = []
     for d in cards:
         c = ed["cards"][d["card"]]
-        cells = [f"{x}/{y}" if y else "·" for x, y in zip(d["filled"], c["cost"])]
-        name = ed["card_names"][d["card"]] + (f" ({d['reward']})" if d.get("reward") else "")
-        t.add_row(ed["card_ids"][d["card"]], name, TYPE_NAMES[c["type"]], *cells,
-                  " ".join(TOKEN_KINDS[k] for k in d["tokens"]) or "—", *[str(x) for x in d["cubes"]])
+        row = {"card": ed["card_ids"][d["card"]],
+               "name": ed["card_names"][d["card"]] + (f" ({d['reward']})" if d.get("reward") else ""),
+               "type": TYPE_NAMES[c["type"]],
+               "tokens": " ".join(TOKEN_KINDS[k] for k in d["tokens"]) or "—"}
+        row.update({k: f"{x}/{y}" if y else "·" for k, x, y in zip(DISC, d["filled"], c["cost"])})
+        row.update({f"s{p}": str(x) for p, x in enumerate(d["cubes"])})
+        rows.append(row)
+    return rows
+
+
+def _table(title: str, columns, rows) -> Table:
+    t = Table(title=title, title_justify="left")
+    for col in columns:
+        # Words wrap, nothing is cut: a narrow terminal gets more lines, never less data.
+        t.add_column(col, justify="left" if col in ("card", "name", "type", "tokens") else "right",
+                     overflow="fold")
+    for row in rows:
+        t.add_row(*(row[c] for c in columns))
     return t
+
+
+def _display(state, f, ed, width: int) -> list[Table]:
+    """The display as one table, or as two (the cards; their progress and cubes) when one
+    table would not fit in `width` columns."""
+    seats = [f"s{p}" for p in range(state.game.players)]
+    rows = _display_rows(f, ed)
+    whole = _table("Display (filled/cost per discipline, cubes per seat)",
+                   ("card", "name", "type", *DISC, "tokens", *seats), rows)
+    if _natural_width(whole) <= width:
+        return [whole]
+    return [_table("Display: cards", ("card", "name", "type", "tokens"), rows),
+            _table("Display: filled/cost per discipline, cubes per seat", ("card", *DISC, *seats), rows)]
+
+
+def _natural_width(renderable) -> int:
+    console = Console(width=10_000)
+    return Measurement.get(console, console.options, renderable).maximum
 
 
 def _seat(state, f, ed, p) -> Group:
@@ -60,11 +90,11 @@ def _seat(state, f, ed, p) -> Group:
              f" · score {sd['total']} (cards {sd['cards']}, tokens {sd['vp_tokens']},"
              f" goals {sd['goals']}, suites {sd['suites']})")
     t = Table()
-    t.add_column("inventor")
+    t.add_column("inventor", overflow="fold")
     for d in DISC:
         t.add_column(d, justify="right")
-    t.add_column("goal (vp)")
-    t.add_column("state")
+    t.add_column("goal (vp)", overflow="fold")
+    t.add_column("state", overflow="fold")
     for i in range(4):
         inv = ed["inventors"][team][i]
         lv = f["levels"][p][i]
@@ -79,13 +109,13 @@ def _seat(state, f, ed, p) -> Group:
     return Group(Text(title, style="bold"), t, Text(f"hand: {_tokens(f['hand'][p])}   won: {won}"))
 
 
-def render(state) -> Group:
-    """The board as a rich renderable."""
+def render(state, width: int = 110) -> Group:
+    """The board as a rich renderable for `width` columns."""
     f = state.fields()
     ed = state.game.edition.to_dict()
     parts = [_header(state, f)]
     if f["display"] or f["reward"] is not None:
-        parts.append(_display(state, f, ed))
+        parts += _display(state, f, ed, width)
     parts += [_seat(state, f, ed, p) for p in range(state.game.players)]
     if state.is_terminal():
         parts.append(Text("winners: " + ", ".join(f"seat {s}" for s in state.winners()), style="bold"))
@@ -94,7 +124,21 @@ def render(state) -> Group:
 
 def show(state, width: int = 110, color: bool = False) -> str:
     """The board as text."""
-    console = Console(width=width, record=True, force_terminal=color, color_system="auto" if color else None)
+    console = Console(width=width, record=True, force_terminal=color, color_system="auto" if color else None,
+                      no_color=not color)
+    if color and console.color_system is None:   # asked for colour where none is detected (TERM=dumb)
+        console = Console(width=width, record=True, force_terminal=True, color_system="standard")
     with console.capture() as cap:
-        console.print(render(state))
+        console.print(render(state, width))
     return cap.get()
+
+
+def chance_text(before, after) -> str:
+    """The reveal that took `before` (a chance node) to `after`, in notation
+    (`reveal:I01=P2+AV,...`, docs/notation.md): the cards new on display, ascending, with
+    their tokens sorted by kind."""
+    ed = after.game.edition
+    shown = {d["card"] for d in before.fields()["display"]}
+    new = sorted((d for d in after.fields()["display"] if d["card"] not in shown), key=lambda d: d["card"])
+    return "reveal:" + ",".join(
+        ed.card_ids[d["card"]] + "=" + "+".join(TOKEN_KINDS[k] for k in sorted(d["tokens"])) for d in new)

@@ -1,0 +1,110 @@
+"""Options every command shares, parsed one way: numbers with their range, the seed, the edition,
+--json, and the position reader. A bad value is one line naming the option and the accepted range."""
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+
+import click
+
+import atelier
+
+from ..errors import InputError
+from ..limits import SEED_MAX
+from ..solvers import MAX_THREADS
+
+
+def _grouped(x) -> str:
+    """A bound as people read it: 1,000,000 rather than 1e+06."""
+    if isinstance(x, float) and x.is_integer():
+        x = int(x)
+    return f"{x:,}" if isinstance(x, int) and abs(x) >= 10_000 else str(x)
+
+
+class Whole(click.ParamType):
+    """A whole number in lo..hi (both included)."""
+
+    name = "integer"
+
+    def __init__(self, lo: int, hi: int):
+        self.lo, self.hi = lo, hi
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int) and not isinstance(value, bool):
+            v = value
+        else:
+            text = str(value).strip().replace("_", "")
+            try:
+                v = int(text, 10)
+            except ValueError:
+                self.fail(f"expected a whole number in {self.range()}, got {value!r}", param, ctx)
+        if not self.lo <= v <= self.hi:
+            self.fail(f"expected a whole number in {self.range()}, got {v}", param, ctx)
+        return v
+
+    def range(self) -> str:
+        # Seeds in plain digits (to copy them); other bounds grouped to read them.
+        return f"{self.lo}..{self.hi}" if self.hi == SEED_MAX else f"{_grouped(self.lo)}..{_grouped(self.hi)}"
+
+
+class Number(click.ParamType):
+    """A finite number with lo < x <= hi."""
+
+    name = "number"
+
+    def __init__(self, lo: float, hi: float):
+        self.lo, self.hi = lo, hi
+
+    def convert(self, value, param, ctx):
+        try:
+            v = float(value)
+        except (TypeError, ValueError):
+            v = math.nan
+        if not (math.isfinite(v) and self.lo < v <= self.hi):
+            self.fail(f"expected a number greater than {_grouped(self.lo)} and at most "
+                      f"{_grouped(self.hi)}, got {value!r}", param, ctx)
+        return v
+
+
+SEED = Whole(0, SEED_MAX)
+PLAYERS = Whole(2, 5)
+GAMES = Whole(1, 1_000_000_000)
+ITERATIONS = Whole(1, 1_000_000_000_000)
+THREADS = Whole(1, MAX_THREADS)
+MEMORY_MB = Whole(1, 65_536)
+TOP = Whole(1, 100_000)
+WIDTH = Whole(60, 1_000)
+SECONDS = Number(0.0, 1_000_000.0)
+
+
+def seed_option(help="Seed; the same seed gives the same result.", default=0):
+    return click.option("--seed", type=SEED, default=default, show_default=default is not None,
+                        metavar="S", help=help)
+
+
+edition_option = click.option(
+    "--edition", metavar="FILE", default=None,
+    help="Base edition JSON (default: the bundled one). Card data in a position overrides it.")
+
+
+def json_option(help="Machine-readable output (docs/json.md)."):
+    return click.option("--json", "as_json", is_flag=True, help=help)
+
+
+def read_position(pos: str, edition: str | None = None):
+    """The State in POS: a file path, '-' for stdin, or example:NAME; `edition` is the base
+    edition file (None: the bundled one)."""
+    if pos == "-":
+        text = sys.stdin.read()
+        if not text.strip():
+            raise InputError("stdin: empty, expected a position (JSON)")
+        try:
+            doc = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"stdin: invalid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+        return atelier.load_position(doc, edition=edition)
+    if pos.startswith("example:"):
+        return atelier.load_position(pos, edition=edition)
+    return atelier.load_position(Path(pos), edition=edition)
