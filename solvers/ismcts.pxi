@@ -6,9 +6,9 @@ cdef int ismcts_iteration(AnyPos* root, Core* c, Rng* rng) noexcept nogil:
     cdef int32_t node = 0, ch, pick
     cdef int depth = 1, i
     cdef MoveList ml
-    cdef double win[8]
-    cdef double reward[8]
-    cdef int sc[8]
+    cdef double win[MAX_SEATS]
+    cdef double reward[MAX_SEATS]
+    cdef int sc[MAX_SEATS]
     cdef uint64_t key
     cdef uint64_t* bits = c.legalbits
     cdef Move m
@@ -39,9 +39,11 @@ cdef int ismcts_iteration(AnyPos* root, Core* c, Rng* rng) noexcept nogil:
                 add_child(c, node, ch)
         elif s.current_player() != c.observer:
             ch = ismcts_opponent(&s, c, node, rng)
-            if ch < 0:
+            if ch == -1:
                 c.full = 1
                 return 1
+            if ch < 0:
+                break   # no move to make (not a valid ruleset): play out from here
         else:
             # Children available in this determinization get an availability count; an
             # untried legal move is expanded first (canonical order).
@@ -72,6 +74,8 @@ cdef int ismcts_iteration(AnyPos* root, Core* c, Rng* rng) noexcept nogil:
                 add_child(c, node, ch)
             else:
                 ch = ismcts_select(c, node, s.current_player(), &ml)
+                if ch < 0:
+                    break   # no child available (no legal move): play out from here
             s.apply(c.move[ch])
         c.path[depth] = ch
         depth += 1
@@ -87,7 +91,9 @@ cdef int32_t ismcts_opponent(AnyPos* s, Core* c, int32_t node, Rng* rng) noexcep
     moves that leave the observer in the same information set form one class (one child,
     keyed by the observer's infoset_key after the move); the mover picks a class by UCB with
     availability counts, then a move of the class uniformly at random (a hidden move, e.g. a
-    sealed bid, is thus made blind). Applies the move to s; returns the child, -1 if full."""
+    sealed bid, is thus made blind). Applies the move to s; returns the child, -1 if full, -2
+    if there is no move. A class whose value does not compare (NaN) never wins, but the first
+    available class stands in, so the answer is always a real child."""
     cdef MoveList ml
     cdef uint64_t mkeys[1024]
     cdef uint8_t covered[1024]
@@ -116,6 +122,8 @@ cdef int32_t ismcts_opponent(AnyPos* s, Core* c, int32_t node, Rng* rng) noexcep
                 covered[i] = 1
                 avail = True
         if avail:
+            if bc < 0:
+                bc = ch   # stands in when no value compares
             c.keyavail[c.aux[ch]] += 1
             n = c.visits[ch]
             if n == 0:
@@ -140,6 +148,8 @@ cdef int32_t ismcts_opponent(AnyPos* s, Core* c, int32_t node, Rng* rng) noexcep
         c.keyavail[c.nkeys] = 1
         c.nkeys += 1
         add_child(c, node, bc)
+    if bc < 0:
+        return -2
     chosen = c.keys[c.aux[bc]]
     cnt = 0
     for i in range(ml.size):
@@ -156,7 +166,8 @@ cdef int32_t ismcts_opponent(AnyPos* s, Core* c, int32_t node, Rng* rng) noexcep
 
 
 cdef int32_t ismcts_select(Core* c, int32_t node, int p, MoveList* ml) noexcept nogil:
-    """UCB over the children whose move is legal in this determinization (availability)."""
+    """UCB over the children whose move is legal in this determinization (availability); the
+    first available child when no value compares (NaN), -1 only when none is available."""
     cdef uint64_t* bits = c.legalbits
     cdef int i
     cdef Move m
@@ -173,6 +184,8 @@ cdef int32_t ismcts_select(Core* c, int32_t node, int p, MoveList* ml) noexcept 
     while ch >= 0:
         m = c.move[ch]
         if bits[m >> 6] & ((<uint64_t>1) << (m & 63)):
+            if bc < 0:
+                bc = ch   # stands in when no value compares
             n = c.visits[ch]
             if n == 0:
                 u = 1e300

@@ -44,20 +44,33 @@ cdef class Tree:
     def __init__(self, state, *, uint64_t seed=0, double exploration=1.0, str reward="win",
                  str rollout="random", int64_t max_nodes=1000000, bint ismcts=False,
                  double pw_c=1.0, double pw_alpha=0.5):
-        self.pos = _Pos.of(state)
-        cur = _cur(self.pos)
-        if cur == -2:
-            raise ValueError("position: the game is over")
-        if cur == -1:
-            raise ValueError("position: a chance event is next, not a player's decision")
+        # Every parameter is checked here too (atelier.solvers checks them first, with the
+        # user's names): a NaN or negative constant would make the selection meaningless.
+        if not (0.0 <= exploration <= 1e300):
+            raise ValueError(f"exploration: expected a finite number >= 0, got {exploration!r}")
+        if not (0.0 < pw_c <= 1e300):
+            raise ValueError(f"pw_c: expected a finite number > 0, got {pw_c!r}")
+        if not (0.0 <= pw_alpha <= 1.0):
+            raise ValueError(f"pw_alpha: expected 0..1, got {pw_alpha!r}")
+        if not 2 <= max_nodes <= MAX_ARENA:
+            raise ValueError(f"max_nodes: expected 2..{MAX_ARENA:,} (32-bit node indices), got {max_nodes}")
         if reward not in ("win", "margin"):
             raise ValueError(f"reward '{reward}': expected win or margin")
         if rollout not in ("random", "greedy"):
             raise ValueError(f"rollout '{rollout}': expected random or greedy")
-        cdef int np_ = _np(self.pos)
-        if core_alloc(&self.c, np_, max(max_nodes, 2)) != 0:
-            core_free(&self.c)
-            raise MemoryError("search tree: cannot allocate the node arena")
+        # A second __init__ on the same object starts over: free what the first one made.
+        self.ready = False
+        core_free(&self.c)
+        self.pos = _Pos.of(state)
+        cur = self.pos.current
+        if cur == -2:
+            raise ValueError("position: the game is over")
+        if cur == -1:
+            raise ValueError("position: a chance event is next, not a player's decision")
+        # On failure core_alloc leaves what it got in self.c; __dealloc__ (or the next
+        # __init__) frees it once.
+        if core_alloc(&self.c, self.pos.players, max_nodes) != 0:
+            raise MemoryError(f"search tree: cannot allocate a node arena of {max_nodes:,} nodes")
         self.c.c_explore = exploration
         self.c.pw_c = pw_c
         self.c.pw_alpha = pw_alpha
@@ -66,13 +79,15 @@ cdef class Tree:
         self.c.ismcts = ismcts
         self.c.observer = cur
         self.rng.reseed(seed)
-        cdef int rc
-        if self.pos.kind == POS_INVENTORS:
-            rc = core_root(<InvPosition*>self.pos.p, &self.c)
-        else:
-            rc = core_root(<TestPosition*>self.pos.p, &self.c)
-        if rc != 0:
+        cdef Call a
+        memset(&a, 0, sizeof(Call))
+        a.op = OP_ROOT
+        a.core = &self.c
+        rc = self.pos.call(&a)
+        if rc == -1:
             raise ValueError(f"memory: the budget holds fewer nodes than the root's moves")
+        if rc != 0:
+            raise MemoryError("search tree: cannot allocate the root statistics")
         self.ready = True
 
     def __dealloc__(self):
@@ -80,15 +95,23 @@ cdef class Tree:
 
     def run(self, int64_t n, double deadline=0.0):
         """Run up to n iterations (or until `deadline`, time.monotonic-free wall clock from
-        now_seconds()); returns the number done. Releases the GIL."""
-        cdef int64_t done
+        now_seconds()); returns the number done. Releases the GIL. A tree stops for good at
+        MAX_TREE_ITERATIONS (its visit counts are 32-bit)."""
         if not self.ready or self.c.full:
             return 0
+        n = min(n, MAX_TREE_ITERATIONS - self.c.iterations)
+        if n <= 0:
+            return 0
+        cdef Call a
+        memset(&a, 0, sizeof(Call))
+        a.op = OP_RUN
+        a.core = &self.c
+        a.rng = &self.rng
+        a.n = n
+        a.deadline = deadline
+        cdef int64_t done
         with nogil:
-            if self.pos.kind == POS_INVENTORS:
-                done = run_core(<InvPosition*>self.pos.p, &self.c, &self.rng, n, deadline)
-            else:
-                done = run_core(<TestPosition*>self.pos.p, &self.c, &self.rng, n, deadline)
+            done = self.pos.call(&a)
         return done
 
     @property
