@@ -10,6 +10,7 @@ import click
 from ..errors import InputError
 from . import main
 from .errors import run_guarded
+from .game import EDITION
 
 TOO_LARGE_EXIT = 3   # endgame: no exact answer within the node budget (not an input error)
 
@@ -122,6 +123,39 @@ def suggest(pos, iterations, seconds, threads, seed, reward, memory_mb, algorith
     click.echo(r.best_text)
 
 
+class _EndgameProgress:
+    """endgame's progress on stderr: nothing during the first second, then one live line with
+    the nodes searched and the time, gone when the search ends. Fed by expectimax's
+    progress(nodes, seconds) callback, so it costs nothing in the search's own loop."""
+
+    AFTER = 1.0   # seconds before anything is shown
+
+    def __init__(self, console):
+        self.console = console
+        self.live = None
+
+    def __call__(self, nodes: int, seconds: float):
+        if seconds < self.AFTER:
+            return
+        from rich.live import Live
+        from rich.text import Text
+
+        line = Text(f"solving: {nodes:,} nodes searched, {seconds:.1f} s")
+        if self.live is None:
+            self.live = Live(line, console=self.console, transient=True, refresh_per_second=4)
+            self.live.start()
+        else:
+            self.live.update(line)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self.live is not None:
+            self.live.stop()
+            self.live = None
+
+
 @main.command()
 @click.argument("pos", metavar="POS")
 @click.option("--max-nodes", metavar="N", default=str(10_000_000), show_default=True,
@@ -132,26 +166,39 @@ def suggest(pos, iterations, seconds, threads, seed, reward, memory_mb, algorith
 @click.option("--determinizations", metavar="K", default="0", show_default=True,
               help="Hidden information: average K exact solves of determinizations of what the mover cannot see.")
 @click.option("--seed", metavar="S", default="0", show_default=True, help="Seed of the determinizations.")
+@EDITION
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @run_guarded
-def endgame(pos, max_nodes, objective, paranoid, determinizations, seed, as_json):
+def endgame(pos, max_nodes, objective, paranoid, determinizations, seed, edition, as_json):
     """Exact values of every move in POS (expectimax), the best line, nodes and time.
 
-    Exit status 3 with 'too large for exact search (N nodes searched)' over the budget."""
+    Over the node budget: 'too large for exact search (N nodes searched)' on stderr, exit
+    status 3, so the last line on stdout is only ever the best move."""
     from .. import solvers
+    from ..limits import check_int, check_seed
+    from .game import read_position
 
-    max_nodes = _num(max_nodes, "max-nodes", int)
-    determinizations = _num(determinizations, "determinizations", int)
-    seed = _num(seed, "seed", int)
-    state = _read(pos)
+    max_nodes = _num(max_nodes, "max_nodes", int)
+    # Checked before the note below can set them aside (expectimax checks them all again).
+    determinizations = check_int(_num(determinizations, "determinizations", int), "determinizations",
+                                 0, solvers.MAX_DETERMINIZATIONS)
+    seed = check_seed(_num(seed, "seed", int))
+    state = read_position(pos, edition=edition)
+    if determinizations and state.current_player >= 0 and not solvers.engine.hidden_information(state):
+        click.echo(f"note: determinizations: seat {state.current_player} sees the whole position, "
+                   f"nothing to sample; solving it once", err=True)
+        determinizations = 0
+    show = not as_json and sys.stderr.isatty()
     try:
-        x = solvers.expectimax(state, max_nodes=max_nodes, objective=objective, paranoid=paranoid,
-                               determinizations=determinizations, seed=seed)
+        with _EndgameProgress(_console()) as progress:
+            x = solvers.expectimax(state, max_nodes=max_nodes, objective=objective, paranoid=paranoid,
+                                   determinizations=determinizations, seed=seed,
+                                   progress=progress if show else None)
     except solvers.TooLarge as exc:
         if as_json:
             click.echo(json.dumps({"too_large": True, "nodes": exc.nodes, "message": str(exc)}))
         else:
-            click.echo(str(exc))
+            click.echo(str(exc), err=True)
         sys.exit(TOO_LARGE_EXIT)
     if as_json:
         d = x.to_dict()
