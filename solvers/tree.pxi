@@ -93,6 +93,11 @@ cdef class Tree:
     def __dealloc__(self):
         core_free(&self.c)
 
+    def _set_exploration_unchecked(self, double c):
+        """Tests only: set the exploration constant past __init__'s check, to show that the
+        selection picks a real child whatever the values (NaN compares with nothing)."""
+        self.c.c_explore = c
+
     def run(self, int64_t n, double deadline=0.0):
         """Run up to n iterations (or until `deadline`, time.monotonic-free wall clock from
         now_seconds()); returns the number done. Releases the GIL. A tree stops for good at
