@@ -9,52 +9,67 @@ A Python State hands its Position over through `state._capsule()` (PyCapsule nam
 "atelier.<game>.Position"); the search copies the Position and the caller keeps the State
 alive while searching. Algorithms and rules: docs/solvers.md.
 """
+from cpython.exc cimport PyErr_CheckSignals
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_GetName, PyCapsule_CheckExact
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy, memset
 from libc.math cimport sqrt, log, pow, ceil
 
-from positions cimport (AnyPos, InvPosition, TestPosition, Move, MoveList, Rng, kMaxPlayers,
+from positions cimport (AnyPos, InvPosition, TestPosition, Move, MoveList, Rng,
                         PosKind, POS_INVENTORS, POS_TESTGAME)
 
 cdef extern from "util.hpp" namespace "atelier::search" nogil:
     double now_seconds()
 
+DEF MAX_SEATS = 8      # per-seat scratch arrays in the search; kMaxPlayers (5) fits
+
+from atelier.errors import InputError
+
 # ---------------------------------------------------------------------------------------------
-# Positions from Python
+# Position kinds: the only place the search learns which rulesets exist
 # ---------------------------------------------------------------------------------------------
 
+# Capsule name -> (kind, bytes of its Position). A new ruleset: declare its Position in
+# positions.pxd (and add it to AnyPos and PosKind), add one row here and one branch in
+# _dispatch (dispatch.pxi). Any other capsule is refused before a byte is copied.
 cdef dict _KINDS = {
-    b"atelier.inventors.Position": POS_INVENTORS,
-    b"atelier.testgame.Position": POS_TESTGAME,
+    b"atelier.inventors.Position": (POS_INVENTORS, sizeof(InvPosition)),
+    b"atelier.testgame.Position": (POS_TESTGAME, sizeof(TestPosition)),
 }
 
 
-cdef void* _position_ptr(object state, int* kind) except NULL:
+def position_kinds():
+    """{capsule name: bytes of its Position} for every position kind the search runs on."""
+    return {name.decode(): size for name, (_, size) in _KINDS.items()}
+
+
+cdef void* _position_ptr(object state, int* kind, size_t* size) except NULL:
     """The Position behind a Python State (borrowed: the caller keeps `state` alive)."""
     getter = getattr(state, "_capsule", None)
     if getter is None:
-        raise TypeError(f"not a game state: {type(state).__name__}")
+        raise InputError(f"position: not a game state ({type(state).__name__})")
     cap = getter()
     if not PyCapsule_CheckExact(cap):
-        raise TypeError("state._capsule() did not return a capsule")
+        raise InputError("position: state._capsule() did not return a capsule")
     cdef const char* name = PyCapsule_GetName(cap)
-    k = _KINDS.get(<bytes>name) if name != NULL else None
-    if k is None:
-        raise TypeError(f"unknown position capsule {name!r}")
-    kind[0] = k
+    entry = _KINDS.get(<bytes>name) if name != NULL else None
+    if entry is None:
+        known = ", ".join(n.decode() for n in _KINDS)
+        shown = (<bytes>name).decode("utf-8", "replace") if name != NULL else None
+        raise InputError(f"position: unknown kind {shown!r} (the search knows {known})")
+    kind[0] = entry[0]
+    size[0] = entry[1]
     return PyCapsule_GetPointer(cap, name)
 
 
-cdef size_t _pos_size(int kind):
-    return sizeof(InvPosition) if kind == POS_INVENTORS else sizeof(TestPosition)
-
-
 cdef class _Pos:
-    """A private copy of a Position, owned by the search."""
+    """A private copy of a Position, owned by the search, and what the search needs to know
+    about it at the root (seats, seat to move, legal moves, hidden information)."""
     cdef void* p
     cdef int kind
+    cdef int players, current, hidden
+    cdef MoveList moves
     cdef object keep   # the Python State it came from (its Game must outlive the copy)
 
     def __cinit__(self):
@@ -67,63 +82,41 @@ cdef class _Pos:
     cdef _Pos of(object state):
         cdef _Pos r = _Pos.__new__(_Pos)
         cdef int kind = 0
-        cdef void* src = _position_ptr(state, &kind)
+        cdef size_t size = 0
+        cdef void* src = _position_ptr(state, &kind, &size)
+        r.p = malloc(size)
+        if r.p == NULL:
+            raise MemoryError("position: cannot copy the position")
+        memcpy(r.p, src, size)
         r.kind = kind
-        r.p = malloc(_pos_size(kind))
-        memcpy(r.p, src, _pos_size(kind))
         r.keep = state
+        r.refresh()
+        if not 1 <= r.players <= MAX_SEATS:
+            raise InputError(f"position: {r.players} seats; the search handles 1..{MAX_SEATS}")
         return r
 
+    cdef void refresh(self):
+        """Re-read the root facts (after the copy changed, e.g. determinize)."""
+        cdef Call a
+        memset(&a, 0, sizeof(Call))
+        a.op = OP_INFO
+        a.ml = &self.moves
+        _dispatch(self.p, self.kind, &a)
+        self.players, self.current, self.hidden = a.players, a.current, a.hidden
 
-cdef inline int _np(_Pos p) noexcept nogil:
-    if p.kind == POS_INVENTORS:
-        return (<InvPosition*>p.p).num_players()
-    return (<TestPosition*>p.p).num_players()
-
-
-cdef inline int _cur(_Pos p) noexcept nogil:
-    if p.kind == POS_INVENTORS:
-        return (<InvPosition*>p.p).current_player()
-    return (<TestPosition*>p.p).current_player()
-
-
-cdef inline uint64_t _infoset_key(_Pos p, int seat) noexcept nogil:
-    if p.kind == POS_INVENTORS:
-        return (<InvPosition*>p.p).infoset_key(seat)
-    return (<TestPosition*>p.p).infoset_key(seat)
-
-
-cdef inline uint64_t _hash(_Pos p) noexcept nogil:
-    if p.kind == POS_INVENTORS:
-        return (<InvPosition*>p.p).hash()
-    return (<TestPosition*>p.p).hash()
-
-
-cdef int _legal(_Pos p, MoveList* ml) noexcept nogil:
-    if p.kind == POS_INVENTORS:
-        (<InvPosition*>p.p).legal_moves(ml[0])
-    else:
-        (<TestPosition*>p.p).legal_moves(ml[0])
-    return ml.size
+    cdef int64_t call(self, Call* a) noexcept nogil:
+        return _dispatch(self.p, self.kind, a)
 
 
 def hidden_information(state):
     """True when the seat to move does not see the whole state (infoset_key != hash)."""
-    cdef _Pos p = _Pos.of(state)
-    cdef int cur = _cur(p)
-    if cur < 0:
-        return False
-    if p.kind == POS_INVENTORS:
-        return (<InvPosition*>p.p).infoset_key(cur) != (<InvPosition*>p.p).hash()
-    return (<TestPosition*>p.p).infoset_key(cur) != (<TestPosition*>p.p).hash()
+    return bool(_Pos.of(state).hidden)
 
 
 def position_info(state):
     """(players, current_player, legal move count) as the search sees `state`."""
     cdef _Pos p = _Pos.of(state)
-    cdef MoveList ml
-    _legal(p, &ml)
-    return _np(p), _cur(p), ml.size
+    return p.players, p.current, p.moves.size
 
 # One module, one concept per file: the parts below are textually included, in this order,
 # because they share the cdef helpers and the fused position type defined above.
@@ -132,3 +125,4 @@ include "mcts.pxi"
 include "ismcts.pxi"
 include "tree.pxi"
 include "expectimax.pxi"
+include "dispatch.pxi"

@@ -5,11 +5,15 @@
 # ---------------------------------------------------------------------------------------------
 
 DEF TIE = 1e-9         # values within TIE are equal (then the earlier canonical move is chosen)
+DEF REPORT_EVERY = 65536   # nodes between two progress reports (and Ctrl-C checks)
+DEF MAX_TT_BITS = 30
 
 cdef struct XCtx:
     int np, objective, paranoid, prune, ordering, root_player
     int64_t nodes, max_nodes
-    int aborted          # 1 node budget, 2 chance node not enumerable
+    int64_t next_report  # node count of the next progress report
+    void* reporter       # the _Reporter of this search (borrowed)
+    int aborted          # 1 node budget, 2 chance node not enumerable, 3 stopped by the reporter
     uint64_t tt_mask
     uint64_t* tt_key
     double* tt_val       # entries * 3 * np
@@ -26,7 +30,7 @@ cdef inline double xkey(XCtx* x, double* v, int p) noexcept nogil:
 
 
 cdef void xterminal(AnyPos* s, XCtx* x, double* out) noexcept nogil:
-    cdef int sc[8]
+    cdef int sc[MAX_SEATS]
     cdef int q, r, best
     cdef int np_ = x.np
     s.returns(out + np_)
@@ -59,8 +63,8 @@ cdef int xsearch(AnyPos* s, XCtx* x, double* out, int bq, double bound, int* bes
     cdef uint64_t key, slot, key2
     cdef Move mv[CHANCE_CAP]
     cdef double pr[CHANCE_CAP]
-    cdef double tmp[24]
-    cdef double acc[24]
+    cdef double tmp[3 * MAX_SEATS]
+    cdef double acc[3 * MAX_SEATS]
     cdef double cum, alpha, ub, kv, bestv, cb
     cdef MoveList ml
     cdef AnyPos child
@@ -70,6 +74,11 @@ cdef int xsearch(AnyPos* s, XCtx* x, double* out, int bq, double bound, int* bes
     if x.nodes > x.max_nodes:
         x.aborted = 1
         return -1
+    if x.nodes >= x.next_report:   # one comparison per node; the GIL only every REPORT_EVERY
+        x.next_report += REPORT_EVERY
+        if _x_report(x) != 0:
+            x.aborted = 3
+            return -1
     if s.is_terminal():
         xterminal(s, x, out)
         return 0
@@ -177,6 +186,29 @@ cdef int xsearch(AnyPos* s, XCtx* x, double* out, int bq, double bound, int* bes
     return 0
 
 
+cdef class _Reporter:
+    """Progress of one exact search: calls fn(nodes, seconds) every REPORT_EVERY nodes and
+    checks for Ctrl-C; an exception from either stops the search and is re-raised after it."""
+    cdef object fn
+    cdef object error
+    cdef double t0
+
+    def __init__(self, fn, double t0):
+        self.fn, self.error, self.t0 = fn, None, t0
+
+
+cdef int _x_report(XCtx* x) noexcept with gil:
+    cdef _Reporter r = <_Reporter>x.reporter
+    try:
+        PyErr_CheckSignals()
+        if r.fn is not None:
+            r.fn(x.nodes, now_seconds() - r.t0)
+    except BaseException as exc:
+        r.error = exc
+        return 1
+    return 0
+
+
 cdef int xroot(AnyPos* root, XCtx* x, double* vals, int* line, int* line_chance, int* nline) noexcept nogil:
     """Exact values of every root move into vals[i*3np...]; principal line into line."""
     cdef MoveList ml
@@ -185,7 +217,7 @@ cdef int xroot(AnyPos* root, XCtx* x, double* vals, int* line, int* line_chance,
     cdef AnyPos s, child
     cdef Move mv[CHANCE_CAP]
     cdef double pr[CHANCE_CAP]
-    cdef double tmp[24]
+    cdef double tmp[3 * MAX_SEATS]
     cdef double bp
     root.legal_moves(ml)
     for i in range(ml.size):
@@ -226,20 +258,15 @@ cdef int xroot(AnyPos* root, XCtx* x, double* vals, int* line, int* line_chance,
 
 def expectimax_search(state, int64_t max_nodes=10000000, str objective="win",
                       bint paranoid=False, bint prune=True, int ordering=1,
-                      int tt_bits=0, object determinize_seed=None):
+                      int tt_bits=0, object determinize_seed=None, object progress=None):
     """Exact search from a decision node. Returns a dict: moves (per root move: move,
     objective, win, score vectors), best (index), line [(move, is_chance)], nodes, tt_hits,
     seconds, aborted (0 ok, 1 node budget, 2 chance too large to enumerate).
-    `determinize_seed`: first replace what the mover cannot see by determinize(mover, seed)."""
+    `determinize_seed`: first replace what the mover cannot see by determinize(mover, seed).
+    `progress(nodes, seconds)`: called every REPORT_EVERY nodes (with the GIL); an exception
+    it raises (or Ctrl-C) stops the search and propagates."""
     cdef _Pos p = _Pos.of(state)
-    cur = _cur(p)
-    cdef Rng drng
-    if determinize_seed is not None and cur >= 0:
-        drng.reseed(<uint64_t>determinize_seed)
-        if p.kind == POS_INVENTORS:
-            (<InvPosition*>p.p).determinize(cur, drng)
-        else:
-            (<TestPosition*>p.p).determinize(cur, drng)
+    cur = p.current
     if cur == -2:
         raise ValueError("position: the game is over")
     if cur == -1:
@@ -248,15 +275,32 @@ def expectimax_search(state, int64_t max_nodes=10000000, str objective="win",
         raise ValueError(f"objective '{objective}': expected win or margin")
     if max_nodes < 1:
         raise ValueError("max_nodes: must be at least 1")
+    if not 0 <= ordering <= 2:
+        raise ValueError(f"ordering: expected 0 (canonical), 1 (table) or 2 (greedy), got {ordering}")
+    if not 0 <= tt_bits <= MAX_TT_BITS:
+        raise ValueError(f"tt_bits: expected 0 (automatic)..{MAX_TT_BITS}, got {tt_bits}")
+    if progress is not None and not callable(progress):
+        raise ValueError(f"progress: expected a function (nodes, seconds), got {progress!r}")
+    cdef Rng drng
+    cdef Call a
+    if determinize_seed is not None:
+        drng.reseed(<uint64_t>determinize_seed)
+        memset(&a, 0, sizeof(Call))
+        a.op = OP_DETERMINIZE
+        a.seat = cur
+        a.rng = &drng
+        p.call(&a)
+        p.refresh()
     cdef XCtx x
     memset(&x, 0, sizeof(XCtx))
-    x.np = _np(p)
+    x.np = p.players
     x.objective = 0 if objective == "win" else 1
     x.paranoid = paranoid
     x.prune = prune and x.objective == 0 and not paranoid
     x.ordering = ordering
     x.root_player = cur
     x.max_nodes = max_nodes
+    x.next_report = REPORT_EVERY
     if tt_bits <= 0:
         tt_bits = 10
         while tt_bits < 20 and (1 << tt_bits) < max_nodes:
@@ -267,31 +311,38 @@ def expectimax_search(state, int64_t max_nodes=10000000, str objective="win",
     x.tt_val = <double*>malloc(sizeof(double) * 3 * x.np * entries)
     x.tt_best = <int16_t*>malloc(sizeof(int16_t) * entries)
     x.tt_used = <uint8_t*>calloc(entries, 1)
-    cdef MoveList ml
-    _legal(p, &ml)
+    cdef int n_moves = p.moves.size
     cdef int w = 3 * x.np
-    cdef double* vals = <double*>calloc(ml.size * w + 1, sizeof(double))
+    cdef double* vals = <double*>calloc(n_moves * w + 1, sizeof(double))
     cdef int line[512]
     cdef int line_chance[512]
     cdef int nline = 0, rc
     cdef double* v
     cdef int i, q, np_
     cdef double t0 = now_seconds(), t1
+    reporter = _Reporter(progress, t0)
+    x.reporter = <void*>reporter
     try:
         if x.tt_key == NULL or x.tt_val == NULL or x.tt_best == NULL or x.tt_used == NULL or vals == NULL:
             raise MemoryError("expectimax: cannot allocate the transposition table")
+        memset(&a, 0, sizeof(Call))
+        a.op = OP_XROOT
+        a.x = &x
+        a.vals = vals
+        a.line = line
+        a.line_chance = line_chance
+        a.nline = &nline
         with nogil:
-            if p.kind == POS_INVENTORS:
-                rc = xroot(<InvPosition*>p.p, &x, vals, line, line_chance, &nline)
-            else:
-                rc = xroot(<TestPosition*>p.p, &x, vals, line, line_chance, &nline)
+            rc = <int>p.call(&a)
         t1 = now_seconds()
+        if reporter.error is not None:
+            raise reporter.error
         np_ = x.np
         moves = []
-        for i in range(ml.size):
+        for i in range(n_moves):
             v = vals + i * w
             moves.append({
-                "move": ml.moves[i],
+                "move": p.moves.moves[i],
                 "objective": [v[q] for q in range(np_)],
                 "win": [v[np_ + q] for q in range(np_)],
                 "score": [v[2 * np_ + q] for q in range(np_)],
@@ -299,10 +350,10 @@ def expectimax_search(state, int64_t max_nodes=10000000, str objective="win",
         best = None
         if rc == 0:
             best = 0
-            for i in range(1, ml.size):
-                a = moves[i]["objective"]
-                b = moves[best]["objective"]
-                if a[cur] > b[cur] + TIE:
+            for i in range(1, n_moves):
+                a_ = moves[i]["objective"]
+                b_ = moves[best]["objective"]
+                if a_[cur] > b_[cur] + TIE:
                     best = i
         return {
             "moves": moves if rc == 0 else [],

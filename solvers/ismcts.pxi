@@ -66,9 +66,9 @@ cdef int ismcts_iteration(AnyPos* root, Core* c, Rng* rng) noexcept nogil:
     cdef int32_t node = 0, ch, pick
     cdef int depth = 1, i, p
     cdef MoveList ml
-    cdef double win[8]
-    cdef double reward[8]
-    cdef int sc[8]
+    cdef double win[MAX_SEATS]
+    cdef double reward[MAX_SEATS]
+    cdef int sc[MAX_SEATS]
     cdef uint64_t key
     cdef uint64_t* bits = c.legalbits
     cdef Move m
@@ -122,6 +122,8 @@ cdef int ismcts_iteration(AnyPos* root, Core* c, Rng* rng) noexcept nogil:
             add_child(c, node, ch)
         else:
             ch = ismcts_select(c, node, p, &ml)
+            if ch < 0:
+                break   # no child available (no legal move): play out from here
         s.apply(c.move[ch])
         c.path[depth] = ch
         depth += 1
@@ -145,7 +147,8 @@ cdef int32_t ismcts_stats_node(AnyPos* s, Core* c) noexcept nogil:
 
 
 cdef int32_t ismcts_select(Core* c, int32_t node, int p, MoveList* ml) noexcept nogil:
-    """UCB over the children whose move is legal in this determinization (availability)."""
+    """UCB over the children whose move is legal in this determinization (availability); the
+    first available child when no value compares (NaN), -1 only when none is available."""
     cdef uint64_t* bits = c.legalbits
     cdef int i
     cdef Move m
@@ -162,6 +165,8 @@ cdef int32_t ismcts_select(Core* c, int32_t node, int p, MoveList* ml) noexcept 
     while ch >= 0:
         m = c.move[ch]
         if bits[m >> 6] & ((<uint64_t>1) << (m & 63)):
+            if bc < 0:
+                bc = ch   # stands in when no value compares
             n = c.visits[ch]
             if n == 0:
                 u = 1e300

@@ -13,6 +13,8 @@ cdef enum NodeKind:
 
 DEF CHANCE_CAP = 64    # at most this many outcomes become exact children
 DEF MAX_DEPTH = 4096
+DEF MAX_ARENA = 2147483646   # nodes per tree: indices are int32 (-1 = none)
+DEF MAX_TREE_ITERATIONS = 4294967294   # visit counts are uint32
 
 cdef struct Core:
     int np
@@ -53,7 +55,11 @@ def node_bytes(int players):
 
 
 cdef int core_alloc(Core* c, int np, int64_t cap) noexcept nogil:
+    """Allocate an arena of `cap` nodes into a zeroed (or core_free'd) Core. -1 when any part
+    cannot be allocated: the caller then calls core_free once (never this function)."""
     memset(c, 0, sizeof(Core))
+    if cap < 1 or cap > MAX_ARENA or np < 1 or np > MAX_SEATS:
+        return -1
     c.np = np
     c.cap = cap
     c.val = <double*>malloc(sizeof(double) * cap * np)
@@ -78,10 +84,16 @@ cdef int core_alloc(Core* c, int np, int64_t cap) noexcept nogil:
 
 
 cdef void core_free(Core* c) noexcept nogil:
+    """Free the arena; idempotent (every pointer is reset), so a failed core_alloc followed by
+    the owner's own cleanup never frees twice."""
     free(c.val); free(c.visits); free(c.first_child); free(c.next_sib); free(c.move)
     free(c.n_moves); free(c.n_children); free(c.player); free(c.kind); free(c.aux)
     free(c.keys); free(c.legalbits); free(c.rs); free(c.ht_key); free(c.ht_node)
-    c.val = NULL; c.rs = NULL; c.keys = NULL; c.legalbits = NULL; c.ht_key = NULL; c.ht_node = NULL
+    c.val = NULL; c.visits = NULL; c.first_child = NULL; c.next_sib = NULL; c.move = NULL
+    c.n_moves = NULL; c.n_children = NULL; c.player = NULL; c.kind = NULL; c.aux = NULL
+    c.keys = NULL; c.legalbits = NULL; c.rs = NULL; c.ht_key = NULL; c.ht_node = NULL
+    c.cap = 0
+    c.size = 0
 
 
 cdef inline int32_t new_node(Core* c, Move m) noexcept nogil:
@@ -130,9 +142,11 @@ cdef void classify(AnyPos* s, Core* c, int32_t node) noexcept nogil:
 
 
 cdef inline int32_t select_ucb(Core* c, int32_t node, int p) noexcept nogil:
+    """The child with the highest UCB value; the first child when no value compares (a NaN
+    never wins a comparison), so the answer is always a real child (-1 only if there is none)."""
     cdef double logn = log(<double>c.visits[node] + 1.0)
     cdef double best = -1e300, u, q, scale = 1.0, lo = 0.0
-    cdef int32_t bc = -1, ch = c.first_child[node]
+    cdef int32_t ch = c.first_child[node], bc = ch
     cdef uint32_t n
     if c.reward == 1:
         lo = c.lo
@@ -193,11 +207,12 @@ cdef void backup(Core* c, int depth, double* win, double* reward, int* sc) noexc
 
 
 cdef int core_root(AnyPos* root, Core* c) noexcept nogil:
-    """Root node 0 with every legal move as a child, contiguous: child i (node 1+i) = move i."""
+    """Root node 0 with every legal move as a child, contiguous: child i (node 1+i) = move i.
+    -1: the arena holds fewer nodes than that; -2: no memory for the root statistics."""
     cdef MoveList ml
     cdef int i
     root.legal_moves(ml)
-    if c.cap < 1 + ml.size:
+    if c.cap < 1 + ml.size or c.size != 0:
         return -1
     new_node(c, 0)
     c.kind[0] = K_DECISION
@@ -213,7 +228,11 @@ cdef int core_root(AnyPos* root, Core* c) noexcept nogil:
     c.first_child[0] = 1
     c.nroot = ml.size
     c.root_player = root.current_player()
-    c.rs = <double*>calloc(ml.size * 4 * c.np, sizeof(double))
+    if c.ismcts:
+        c.root_key = root.infoset_key(c.root_player)   # node 0's information set
+    c.rs = <double*>calloc(ml.size * 4 * c.np + 1, sizeof(double))
+    if c.rs == NULL:
+        return -2
     return 0
 
 
@@ -225,9 +244,9 @@ cdef int mcts_iteration(AnyPos* root, Core* c, Rng* rng) noexcept nogil:
     cdef MoveList ml
     cdef Move mv[CHANCE_CAP]
     cdef double pr[CHANCE_CAP]
-    cdef double win[8]
-    cdef double reward[8]
-    cdef int sc[8]
+    cdef double win[MAX_SEATS]
+    cdef double reward[MAX_SEATS]
+    cdef int sc[MAX_SEATS]
     cdef double score, bests, allowed
     cdef uint64_t seed, total, r
     cdef Rng crng
@@ -251,9 +270,13 @@ cdef int mcts_iteration(AnyPos* root, Core* c, Rng* rng) noexcept nogil:
                 s.apply(c.move[ch])
             else:
                 ch = select_ucb(c, node, c.player[node])
+                if ch < 0:
+                    break   # a decision without moves (not a valid ruleset): play out from here
                 s.apply(c.move[ch])
         elif c.kind[node] == K_CHANCE_EXACT:
             k = s.chance_outcomes(mv, pr, CHANCE_CAP)
+            if k <= 0 or (c.n_children[node] != 0 and c.n_children[node] != k):
+                break   # the outcomes changed under us (not a valid ruleset): play out from here
             if c.n_children[node] == 0:
                 if c.size + k > c.cap:
                     c.full = 1

@@ -44,20 +44,33 @@ cdef class Tree:
     def __init__(self, state, *, uint64_t seed=0, double exploration=1.0, str reward="win",
                  str rollout="random", int64_t max_nodes=1000000, bint ismcts=False,
                  double pw_c=1.0, double pw_alpha=0.5):
-        self.pos = _Pos.of(state)
-        cur = _cur(self.pos)
-        if cur == -2:
-            raise ValueError("position: the game is over")
-        if cur == -1:
-            raise ValueError("position: a chance event is next, not a player's decision")
+        # Every parameter is checked here too (atelier.solvers checks them first, with the
+        # user's names): a NaN or negative constant would make the selection meaningless.
+        if not (0.0 <= exploration <= 1e300):
+            raise ValueError(f"exploration: expected a finite number >= 0, got {exploration!r}")
+        if not (0.0 < pw_c <= 1e300):
+            raise ValueError(f"pw_c: expected a finite number > 0, got {pw_c!r}")
+        if not (0.0 <= pw_alpha <= 1.0):
+            raise ValueError(f"pw_alpha: expected 0..1, got {pw_alpha!r}")
+        if not 2 <= max_nodes <= MAX_ARENA:
+            raise ValueError(f"max_nodes: expected 2..{MAX_ARENA:,} (32-bit node indices), got {max_nodes}")
         if reward not in ("win", "margin"):
             raise ValueError(f"reward '{reward}': expected win or margin")
         if rollout not in ("random", "greedy"):
             raise ValueError(f"rollout '{rollout}': expected random or greedy")
-        cdef int np_ = _np(self.pos)
-        if core_alloc(&self.c, np_, max(max_nodes, 2)) != 0:
-            core_free(&self.c)
-            raise MemoryError("search tree: cannot allocate the node arena")
+        # A second __init__ on the same object starts over: free what the first one made.
+        self.ready = False
+        core_free(&self.c)
+        self.pos = _Pos.of(state)
+        cur = self.pos.current
+        if cur == -2:
+            raise ValueError("position: the game is over")
+        if cur == -1:
+            raise ValueError("position: a chance event is next, not a player's decision")
+        # On failure core_alloc leaves what it got in self.c; __dealloc__ (or the next
+        # __init__) frees it once.
+        if core_alloc(&self.c, self.pos.players, max_nodes) != 0:
+            raise MemoryError(f"search tree: cannot allocate a node arena of {max_nodes:,} nodes")
         self.c.c_explore = exploration
         self.c.pw_c = pw_c
         self.c.pw_alpha = pw_alpha
@@ -68,31 +81,45 @@ cdef class Tree:
         if ismcts:
             if ismcts_alloc(&self.c) != 0:
                 raise MemoryError("search tree: cannot allocate the information-set table")
-            self.c.root_key = _infoset_key(self.pos, cur)
         self.rng.reseed(seed)
-        cdef int rc
-        if self.pos.kind == POS_INVENTORS:
-            rc = core_root(<InvPosition*>self.pos.p, &self.c)
-        else:
-            rc = core_root(<TestPosition*>self.pos.p, &self.c)
-        if rc != 0:
+        cdef Call a
+        memset(&a, 0, sizeof(Call))
+        a.op = OP_ROOT
+        a.core = &self.c
+        rc = self.pos.call(&a)
+        if rc == -1:
             raise ValueError(f"memory: the budget holds fewer nodes than the root's moves")
+        if rc != 0:
+            raise MemoryError("search tree: cannot allocate the root statistics")
         self.ready = True
 
     def __dealloc__(self):
         core_free(&self.c)
 
+    def _set_exploration_unchecked(self, double c):
+        """Tests only: set the exploration constant past __init__'s check, to show that the
+        selection picks a real child whatever the values (NaN compares with nothing)."""
+        self.c.c_explore = c
+
     def run(self, int64_t n, double deadline=0.0):
         """Run up to n iterations (or until `deadline`, time.monotonic-free wall clock from
-        now_seconds()); returns the number done. Releases the GIL."""
-        cdef int64_t done
+        now_seconds()); returns the number done. Releases the GIL. A tree stops for good at
+        MAX_TREE_ITERATIONS (its visit counts are 32-bit)."""
         if not self.ready or self.c.full:
             return 0
+        n = min(n, MAX_TREE_ITERATIONS - self.c.iterations)
+        if n <= 0:
+            return 0
+        cdef Call a
+        memset(&a, 0, sizeof(Call))
+        a.op = OP_RUN
+        a.core = &self.c
+        a.rng = &self.rng
+        a.n = n
+        a.deadline = deadline
+        cdef int64_t done
         with nogil:
-            if self.pos.kind == POS_INVENTORS:
-                done = run_core(<InvPosition*>self.pos.p, &self.c, &self.rng, n, deadline)
-            else:
-                done = run_core(<TestPosition*>self.pos.p, &self.c, &self.rng, n, deadline)
+            done = self.pos.call(&a)
         return done
 
     @property
@@ -142,19 +169,20 @@ cdef class Tree:
         return out
 
     def decision_stats(self, state):
-        """What the search holds for the decision in `state` (ISMCTS: the statistics of its
-        mover's information set; MCTS: the root only): [(move, visits, availability,
-        mover's value sum)], or None where the search has not met it."""
+        """The statistics an ISMCTS tree holds for the decision in `state`, those of its mover's
+        information set: [(move, visits, availability, mover's value sum)], or None where the
+        search has not met it (tests and debugging)."""
         cdef _Pos q = _Pos.of(state)
         cdef int32_t node, ch
-        if q.kind != self.pos.kind:
-            raise TypeError("decision_stats: a position of another game")
+        cdef Call a
         if not self.c.ismcts:
-            node = 0 if _cur(q) == self.c.observer and _hash(q) == _hash(self.pos) else -1
-        elif q.kind == POS_INVENTORS:
-            node = ismcts_stats_node(<InvPosition*>q.p, &self.c)
-        else:
-            node = ismcts_stats_node(<TestPosition*>q.p, &self.c)
+            raise ValueError("decision_stats: only an ISMCTS tree keys decisions by information set")
+        if q.kind != self.pos.kind:
+            raise ValueError("decision_stats: a position of another game")
+        memset(&a, 0, sizeof(Call))
+        a.op = OP_STATS_NODE
+        a.core = &self.c
+        node = <int32_t>q.call(&a)
         if node < 0:
             return None
         p = self.c.player[node]

@@ -161,7 +161,7 @@ def test_cli_suggest_endgame_play(tmp_path):
                        (["suggest", str(start), "--iterations", "0"], "iterations"),
                        (["suggest", str(start), "--time", "-1"], "time"),
                        (["suggest", str(start), "--threads", "0"], "threads"),
-                       (["endgame", str(start), "--max-nodes", "0"], "max_nodes"),
+                       (["endgame", str(start), "--max-nodes", "0"], "--max-nodes"),
                        (["play", "--bots", "greedy,wizard", "--games", "2"], "wizard")):
         r = run(main, args)
         assert r.exit_code == 2 and word in r.output, (args, r.output)

@@ -10,8 +10,10 @@ from ..errors import InputError
 from ..jsonfmt import strict_dumps
 from . import main
 from .errors import run_guarded
-from .options import GAMES, ITERATIONS, MEMORY_MB, SECONDS, THREADS, TOP, edition_option, json_option, seed_option
+from .options import (GAMES, ITERATIONS, MEMORY_MB, SECONDS, THREADS, TOP, Whole, edition_option,
+                      json_option, read_position, seed_option)
 from .results import endgame_json, suggest_json, too_large_json
+from ..solvers import DEFAULT_MAX_NODES, MAX_DETERMINIZATIONS, MAX_EXACT_NODES
 
 TOO_LARGE_EXIT = 3   # endgame: no exact answer within the node budget (not an input error)
 
@@ -44,16 +46,6 @@ def _progress_bar(label: str, show: bool):
             yield lambda f: prog.update(task, completed=int(1000 * min(max(f, 0.0), 1.0)))
 
     return ctx()
-
-
-def _num(text, what, kind):
-    if text is None:
-        return None
-    try:
-        v = kind(text)
-    except ValueError:
-        raise InputError(f"{what}: expected a {'whole ' if kind is int else ''}number, got {text!r}") from None
-    return v
 
 
 def _fmt_vec(xs, digits=1):
@@ -108,36 +100,76 @@ def suggest(pos, iterations, seconds, threads, seed, reward, memory_mb, algorith
     click.echo(r.best_text)
 
 
+class _EndgameProgress:
+    """endgame's progress on stderr: nothing during the first second, then one live line with
+    the nodes searched and the time, gone when the search ends. Fed by expectimax's
+    progress(nodes, seconds) callback, so it costs nothing in the search's own loop."""
+
+    AFTER = 1.0   # seconds before anything is shown
+
+    def __init__(self, console):
+        self.console = console
+        self.live = None
+
+    def __call__(self, nodes: int, seconds: float):
+        if seconds < self.AFTER:
+            return
+        from rich.live import Live
+        from rich.text import Text
+
+        line = Text(f"solving: {nodes:,} nodes searched, {seconds:.1f} s")
+        if self.live is None:
+            self.live = Live(line, console=self.console, transient=True, refresh_per_second=4)
+            self.live.start()
+        else:
+            self.live.update(line)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self.live is not None:
+            self.live.stop()
+            self.live = None
+
+
 @main.command()
 @click.argument("pos", metavar="POS")
-@click.option("--max-nodes", metavar="N", default=str(10_000_000), show_default=True,
-              help="Node budget; beyond it the answer is 'too large'.")
+@click.option("--max-nodes", metavar="N", type=Whole(1, MAX_EXACT_NODES), default=DEFAULT_MAX_NODES,
+              show_default=True, help="Node budget; beyond it the answer is 'too large'.")
 @click.option("--objective", type=click.Choice(["win", "margin"]), default="win", show_default=True,
               help="What each seat maximises: win share or score margin.")
 @click.option("--paranoid", is_flag=True, help="Every other seat minimises the mover's value.")
-@click.option("--determinizations", metavar="K", default="0", show_default=True,
+@click.option("--determinizations", metavar="K", type=Whole(0, MAX_DETERMINIZATIONS), default=0,
+              show_default=True,
               help="Hidden information: average K exact solves of determinizations of what the mover cannot see.")
-@click.option("--seed", metavar="S", default="0", show_default=True, help="Seed of the determinizations.")
-@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@seed_option(help="Seed of the determinizations.")
+@edition_option
+@json_option()
 @run_guarded
-def endgame(pos, max_nodes, objective, paranoid, determinizations, seed, as_json):
+def endgame(pos, max_nodes, objective, paranoid, determinizations, seed, edition, as_json):
     """Exact values of every move in POS (expectimax), the best line, nodes and time.
 
-    Exit status 3 with 'too large for exact search (N nodes searched)' over the budget."""
+    Over the node budget: 'too large for exact search (N nodes searched)' on stderr, exit
+    status 3, so the last line on stdout is only ever the best move."""
     from .. import solvers
 
-    max_nodes = _num(max_nodes, "max-nodes", int)
-    determinizations = _num(determinizations, "determinizations", int)
-    seed = _num(seed, "seed", int)
-    state = _read(pos)
+    state = read_position(pos, edition=edition)
+    if determinizations and state.current_player >= 0 and not solvers.engine.hidden_information(state):
+        click.echo(f"note: determinizations: seat {state.current_player} sees the whole position, "
+                   f"nothing to sample; solving it once", err=True)
+        determinizations = 0
+    show = not as_json and sys.stderr.isatty()
     try:
-        x = solvers.expectimax(state, max_nodes=max_nodes, objective=objective, paranoid=paranoid,
-                               determinizations=determinizations, seed=seed)
+        with _EndgameProgress(_console()) as progress:
+            x = solvers.expectimax(state, max_nodes=max_nodes, objective=objective, paranoid=paranoid,
+                                   determinizations=determinizations, seed=seed,
+                                   progress=progress if show else None)
     except solvers.TooLarge as exc:
         if as_json:
             click.echo(strict_dumps(too_large_json(exc)))
         else:
-            click.echo(str(exc))
+            click.echo(str(exc), err=True)
         sys.exit(TOO_LARGE_EXIT)
     if as_json:
         click.echo(strict_dumps(endgame_json(x)))

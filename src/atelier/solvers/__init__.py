@@ -16,6 +16,7 @@ import threading
 from dataclasses import asdict, dataclass, field
 
 from ..errors import InputError
+from ..limits import check_choice, check_flag, check_int, check_number, check_seed
 from . import engine
 
 __all__ = ["mcts", "ismcts", "expectimax", "SearchResult", "MoveStats", "ExactResult",
@@ -25,7 +26,16 @@ __all__ = ["mcts", "ismcts", "expectimax", "SearchResult", "MoveStats", "ExactRe
 DEFAULT_ITERATIONS = 10_000
 DEFAULT_MEMORY_MB = 512
 DEFAULT_MAX_NODES = 10_000_000
+# The accepted ranges (docs/solvers.md, "Parameters"); every entry point checks at the door.
 MAX_THREADS = 64
+MAX_ITERATIONS = 2**32 - 2         # a tree's visit counts are 32-bit
+MAX_TIME = 1_000_000.0             # seconds
+MAX_MEMORY_MB = 1_048_576.0        # 1 TiB
+MAX_EXPLORATION = 100.0
+MAX_EXACT_NODES = 10**12
+MAX_DETERMINIZATIONS = 100_000
+REWARDS = ("win", "margin")
+ROLLOUTS = ("random", "greedy")
 _CHANCE_CAP = 64   # engine.pyx CHANCE_CAP: exact chance children created per iteration at most
 _CHUNK = 256       # iterations between progress reports / deadline checks from Python
 
@@ -107,25 +117,26 @@ class SearchResult(_RootChoice):
         return "iterations_per_s", self.iterations_per_s
 
 
-def _check_budget(iterations, time, threads, memory_mb):
-    if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int)
-                                   or iterations < 1):
-        raise InputError(f"iterations: expected a positive integer, got {iterations!r}")
-    if time is not None and (isinstance(time, bool) or not isinstance(time, (int, float))
-                             or not math.isfinite(time) or time <= 0):
-        raise InputError(f"time: expected a positive number of seconds, got {time!r}")
-    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
-        raise InputError(f"threads: expected 1..{MAX_THREADS}, got {threads!r}")
-    if (isinstance(memory_mb, bool) or not isinstance(memory_mb, (int, float))
-            or not math.isfinite(memory_mb) or memory_mb <= 0):
-        raise InputError(f"memory_mb: expected a positive number, got {memory_mb!r}")
+def _check_search(iterations, time, threads, seed, reward, memory_mb, exploration, rollout,
+                  progress):
+    """Every MCTS/ISMCTS parameter, checked and normalised: InputError names the first bad one."""
+    if iterations is not None:
+        iterations = check_int(iterations, "iterations", 1, MAX_ITERATIONS)
+    if time is not None:
+        time = check_number(time, "time", 0.0, MAX_TIME, lo_open=True)
+    threads = check_int(threads, "threads", 1, MAX_THREADS)
+    seed = check_seed(seed)
+    reward = check_choice(reward, "reward", REWARDS)
+    memory_mb = check_number(memory_mb, "memory_mb", 0.0, MAX_MEMORY_MB, lo_open=True)
+    exploration = check_number(exploration, "exploration", 0.0, MAX_EXPLORATION)
+    rollout = check_choice(rollout, "rollout", ROLLOUTS)
+    if progress is not None and not callable(progress):
+        raise InputError(f"progress: expected a function of the fraction done, got {progress!r}")
+    return iterations, time, threads, seed, reward, memory_mb, exploration, rollout
 
 
 def _check_decision(state):
-    try:
-        players, cur, n = engine.position_info(state)
-    except TypeError as exc:
-        raise InputError(f"position: {exc}") from None
+    players, cur, n = engine.position_info(state)   # InputError for what is not a position
     if cur == -2:
         raise InputError("position: the game is over (terminal position), nothing to search")
     if cur == -1:
@@ -136,17 +147,11 @@ def _check_decision(state):
 
 def _search(algorithm, state, iterations, time, threads, seed, reward, memory_mb, exploration,
             rollout, progress):
-    _check_budget(iterations, time, threads, memory_mb)
-    if reward not in ("win", "margin"):
-        raise InputError(f"reward: expected 'win' or 'margin', got {reward!r}")
-    if rollout not in ("random", "greedy"):
-        raise InputError(f"rollout: expected 'random' or 'greedy', got {rollout!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise InputError(f"seed: expected a non-negative integer, got {seed!r}")
+    iterations, time, threads, seed, reward, memory_mb, exploration, rollout = _check_search(
+        iterations, time, threads, seed, reward, memory_mb, exploration, rollout, progress)
     players, cur, n_root = _check_decision(state)
     if iterations is None and time is None:
         iterations = DEFAULT_ITERATIONS
-    seed &= (1 << 64) - 1
     node_bytes = engine.node_bytes(players) + 2   # + the chance-key side table (cap / 4 words)
     if algorithm == "ismcts":
         node_bytes += 24    # + the information-set table (12-byte slots, up to 2 per node)
@@ -166,6 +171,10 @@ def _search(algorithm, state, iterations, time, threads, seed, reward, memory_mb
             trees.append(engine.Tree(state, seed=engine.tree_seed(seed, t), exploration=exploration,
                                      reward=reward, rollout=rollout, max_nodes=cap_t,
                                      ismcts=(algorithm == "ismcts")))
+        except MemoryError:
+            trees.clear()   # free the trees already made before saying so
+            raise InputError(f"memory_mb: cannot allocate {memory_mb:g} MB for the search tree"
+                             f"{'s' if threads > 1 else ''} on this machine; try a smaller budget") from None
         except ValueError as exc:
             raise InputError(str(exc)) from None
     t0 = engine.now()
@@ -322,7 +331,7 @@ class ExactResult(_RootChoice):
 
 
 def expectimax(state, max_nodes=DEFAULT_MAX_NODES, objective="win", paranoid=False,
-               prune=True, ordering=True, determinizations=0, seed=0) -> ExactResult:
+               prune=True, ordering=True, determinizations=0, seed=0, progress=None) -> ExactResult:
     """Exact max^n values of every root move: expectation over chance, each seat maximising
     its own `objective` ("win" share or score "margin"), ties between equal values broken
     by the earliest move in canonical order (docs/solvers.md). `paranoid=True`: every other
@@ -333,25 +342,37 @@ def expectimax(state, max_nodes=DEFAULT_MAX_NODES, objective="win", paranoid=Fal
 
     Hidden information: `determinizations=K` solves K determinizations of what the mover
     cannot see (seeded from `seed`) exactly and averages them per move: exact for each sample,
-    not for the information set (the principal line is the first sample's)."""
-    if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
-        raise InputError(f"max_nodes: expected a positive integer, got {max_nodes!r}")
-    if objective not in ("win", "margin"):
-        raise InputError(f"objective: expected 'win' or 'margin', got {objective!r}")
-    if ordering not in (False, True, "table", "greedy"):
-        raise InputError(f"ordering: expected True/'table', 'greedy' or False, got {ordering!r}")
-    if (isinstance(determinizations, bool) or not isinstance(determinizations, int)
-            or not 0 <= determinizations <= 100_000):
-        raise InputError(f"determinizations: expected 0..100000, got {determinizations!r}")
+    not for the information set (the principal line is the first sample's). When the mover
+    sees the whole position there is nothing to sample: it is solved once (determinizations 0
+    in the result).
+
+    `progress(nodes, seconds)` is called every 65,536 nodes (nodes over all determinizations,
+    seconds of the current solve); an exception it raises, or Ctrl-C, stops the search."""
+    max_nodes = check_int(max_nodes, "max_nodes", 1, MAX_EXACT_NODES)
+    objective = check_choice(objective, "objective", REWARDS)
+    paranoid = check_flag(paranoid, "paranoid")
+    prune = check_flag(prune, "prune")
+    if isinstance(ordering, bool) or ordering in ("table", "greedy"):
+        order = {False: 0, True: 1, "table": 1, "greedy": 2}[ordering]
+    else:
+        raise InputError(f"ordering: expected True or 'table', 'greedy', or False, got {ordering!r}")
+    determinizations = check_int(determinizations, "determinizations", 0, MAX_DETERMINIZATIONS)
+    seed = check_seed(seed)
+    if progress is not None and not callable(progress):
+        raise InputError(f"progress: expected a function (nodes, seconds), got {progress!r}")
     players, cur, _ = _check_decision(state)
-    order = {False: 0, True: 1, "table": 1, "greedy": 2}[ordering]
+    if determinizations and not engine.hidden_information(state):
+        determinizations = 0   # the mover sees everything: every determinization is this position
     seeds = [None] if not determinizations else [
-        engine.tree_seed(seed & ((1 << 64) - 1), k + 1) for k in range(determinizations)]
+        engine.tree_seed(seed, k + 1) for k in range(determinizations)]
     runs, nodes = [], 0
     for dseed in seeds:
+        report = None
+        if progress is not None:
+            report = (lambda done: lambda n, sec: progress(done + n, sec))(nodes)
         r = engine.expectimax_search(state, max_nodes=max(1, max_nodes - nodes), objective=objective,
-                                     paranoid=bool(paranoid), prune=bool(prune), ordering=order,
-                                     determinize_seed=dseed)
+                                     paranoid=paranoid, prune=prune, ordering=order,
+                                     determinize_seed=dseed, progress=report)
         nodes += r["nodes"]
         if r["aborted"] == 1:
             raise TooLarge(nodes)
@@ -400,14 +421,16 @@ def _line_text(state, line):
 
 def random_move(state, seed=0) -> int:
     """A uniformly random legal move (deterministic per seed)."""
+    seed = check_seed(seed)
     _check_decision(state)
-    return engine.random_move(state, seed & ((1 << 64) - 1))
+    return engine.random_move(state, seed)
 
 
 def greedy_move(state, seed=0) -> int:
     """The ruleset's documented greedy heuristic (docs/bots.md; deterministic per seed)."""
+    seed = check_seed(seed)
     _check_decision(state)
-    return engine.greedy_move(state, seed & ((1 << 64) - 1))
+    return engine.greedy_move(state, seed)
 
 
 BOT_NAMES = ("random", "greedy", "mcts[:N|:Ts][:greedy]", "ismcts[:N|:Ts][:greedy]")
@@ -439,27 +462,29 @@ def make_bot(spec: str, threads: int = 1) -> Bot:
     search's playouts use the greedy bot instead of uniform random moves."""
     if not isinstance(spec, str):
         raise InputError(f"bot: expected a name, got {spec!r}")
+    threads = check_int(threads, "threads", 1, MAX_THREADS)
     text = spec.strip().lower()
     name, _, arg = text.partition(":")
     if name in ("random", "greedy") and not arg:
         return Bot(text, name)
-    if name in ("mcts", "ismcts"):
-        rollout = "random"
-        if arg == "greedy" or arg.endswith(":greedy"):
-            rollout, arg = "greedy", arg[:-len("greedy")].rstrip(":")
-        if not arg:
-            return Bot(text, name, iterations=1000, threads=threads, rollout=rollout)
-        try:
-            if arg.endswith("s"):
-                t = float(arg[:-1])
-                if not math.isfinite(t) or t <= 0:
-                    raise ValueError
-                return Bot(text, name, time=t, threads=threads, rollout=rollout)
-            n = int(arg)
-            if n < 1:
+    if name not in ("mcts", "ismcts"):
+        raise InputError(f"bot '{spec}': unknown (known: {', '.join(BOT_NAMES)})")
+    rollout = "random"
+    if arg == "greedy" or arg.endswith(":greedy"):
+        rollout, arg = "greedy", arg[:-len("greedy")].rstrip(":")
+    if not arg:
+        return Bot(text, name, iterations=1000, threads=threads, rollout=rollout)
+    budget = (f"bot '{spec}': the budget must be iterations 1..{MAX_ITERATIONS:,} (mcts:2000) "
+              f"or seconds in (0, {MAX_TIME:,.0f}] (mcts:1s)")
+    try:
+        if arg.endswith("s"):
+            t = float(arg[:-1])
+            if not (math.isfinite(t) and 0 < t <= MAX_TIME):
                 raise ValueError
-            return Bot(text, name, iterations=n, threads=threads, rollout=rollout)
-        except ValueError:
-            raise InputError(f"bot '{spec}': budget must be a positive iteration count (mcts:2000) "
-                             f"or seconds (mcts:1s)") from None
-    raise InputError(f"bot '{spec}': unknown (known: {', '.join(BOT_NAMES)})")
+            return Bot(text, name, time=t, threads=threads, rollout=rollout)
+        n = int(arg)
+        if not 1 <= n <= MAX_ITERATIONS:
+            raise ValueError
+        return Bot(text, name, iterations=n, threads=threads, rollout=rollout)
+    except ValueError:
+        raise InputError(budget) from None

@@ -1,0 +1,81 @@
+# From a Position of any kind to the search written once over AnyPos (included by engine.pyx).
+#
+# Every call from Python into the search goes through _dispatch: the one place that turns a
+# position kind into its specialised code. A Call says what to do (op) and carries the
+# arguments and results, so a new ruleset adds one branch here, not one per algorithm.
+
+cdef enum Op:
+    OP_INFO = 0        # players, current, hidden; legal moves into ml when given
+    OP_ROOT = 1        # core_root(core): the MCTS root and its children
+    OP_RUN = 2         # run_core(core, rng, n, deadline): up to n iterations
+    OP_DETERMINIZE = 3 # determinize(seat, rng)
+    OP_XROOT = 4       # xroot(x, vals, line, line_chance, nline): exact values of the root moves
+    OP_RANDOM = 5      # a uniformly random legal move (rng)
+    OP_GREEDY = 6      # the ruleset's greedy move (rng)
+    OP_PLAYOUTS = 7    # n uniformly random playouts (rng), returns summed into acc
+    OP_STATS_NODE = 8  # ISMCTS: the node of core holding this decision's statistics, -1 none
+
+
+cdef struct Call:
+    int op
+    int players, current, hidden    # OP_INFO results
+    MoveList* ml
+    Core* core
+    XCtx* x
+    Rng* rng
+    int64_t n
+    double deadline
+    int seat
+    double* vals
+    int* line
+    int* line_chance
+    int* nline
+    double* acc
+
+
+cdef int64_t _op(AnyPos* p, Call* a) noexcept nogil:
+    cdef AnyPos t
+    cdef double r[MAX_SEATS]
+    cdef int64_t i
+    cdef int q
+    if a.op == OP_INFO:
+        a.players = p.num_players()
+        a.current = p.current_player()
+        a.hidden = a.current >= 0 and p.infoset_key(a.current) != p.hash()
+        if a.ml != NULL:
+            p.legal_moves(a.ml[0])
+        return 0
+    if a.op == OP_ROOT:
+        return core_root(p, a.core)
+    if a.op == OP_RUN:
+        return run_core(p, a.core, a.rng, a.n, a.deadline)
+    if a.op == OP_DETERMINIZE:
+        p.determinize(a.seat, a.rng[0])
+        return 0
+    if a.op == OP_XROOT:
+        return xroot(p, a.x, a.vals, a.line, a.line_chance, a.nline)
+    if a.op == OP_RANDOM:
+        return _random_move(p, a.rng)
+    if a.op == OP_GREEDY:
+        return p.greedy_move(a.rng[0])
+    if a.op == OP_STATS_NODE:
+        return ismcts_stats_node(p, a.core)
+    if a.op == OP_PLAYOUTS:
+        for i in range(a.n):
+            t = p[0]
+            _playout(&t, a.rng, 0)
+            t.returns(r)
+            for q in range(p.num_players()):
+                a.acc[q] += r[q]
+        return 0
+    return -1
+
+
+cdef int64_t _dispatch(void* p, int kind, Call* a) noexcept nogil:
+    """Run `a` on the Position p of `kind`: one branch per ruleset, nothing else. An unknown
+    kind cannot get here (_Pos.of refuses it) and would do nothing rather than guess."""
+    if kind == POS_INVENTORS:
+        return _op(<InvPosition*>p, a)
+    if kind == POS_TESTGAME:
+        return _op(<TestPosition*>p, a)
+    return -1
