@@ -42,13 +42,13 @@ struct Kit {  // a beginner kit (spec §2.3)
 };
 
 struct Edition {
-  CardData cards[kCards];
+  CardData cards[kCards] = {};
   std::string card_names[kCards];
   std::string type_ids[kTypes];
   uint32_t type_cards[kTypes] = {};  // types[].cards as read (bit c = card index c)
   std::string kind_names[kKinds] = {"iron", "glass", "wood", "brick", "rope"};
   std::string tier_names[kTiers] = {"bronze", "copper", "silver", "gold"};
-  uint8_t tier_materials[kTiers], tier_weeks[kTiers], tier_reward_first[kTiers], tier_reward_later[kTiers];
+  uint8_t tier_materials[kTiers] = {}, tier_weeks[kTiers] = {}, tier_reward_first[kTiers] = {}, tier_reward_later[kTiers] = {};
 
   // Deck building (spec §2.2): fixed pile members and the lower-tier draws of the middle pile.
   uint32_t bottom_cards = 0, middle_cards = 0;

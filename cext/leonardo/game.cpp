@@ -738,6 +738,7 @@ void Game::play(State& s, Move m) const {
       return;
     case M_MOVE:
       s.city[0][p] = (uint8_t)(s.city[0][p] - 1);
+      if ((s.city[0][p] & 31) == 0) remove_group(s, 0, p);
       add_group(s, a, p, 1, 0);
       break;
     case M_CODEX: {

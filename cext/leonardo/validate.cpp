@@ -69,8 +69,8 @@ std::string Game::validate(const State& s) const {
 
   // Players, labs, supplies.
   int mats[kKinds];
-  for (int k = 0; k < kKinds; ++k) mats[k] = s.shop[k];
-  int mech = s.mech_supply;
+  for (int k = 0; k < kKinds; ++k) mats[k] = ed_.per_kind - s.shop[k];
+  int mech = ed_.mech_per_player * n_ - s.mech_supply;
   for (int p = 0; p < kMaxPlayers; ++p) {
     const Player& P = s.pl[p];
     const std::string who = "players[" + S(p) + "]";
