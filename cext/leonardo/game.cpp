@@ -251,11 +251,20 @@ static bool forced_kind(Move m) {
   return k == M_PASS || k == M_DECLINE || (k == M_START && (marg(m) & 31) == kStartNone);
 }
 
+// Decisions that can have PASS, DECLINE or NONE as their only option (the others never can).
+static bool may_be_forced(const State& s) {
+  switch (s.phase) {
+    case LAB: return s.step >= 2;
+    case PLACE: case CLAIM: case AREA: return true;
+    default: return false;
+  }
+}
+
 void Game::settle(State& s) const {
   MoveList ml;
   for (;;) {
     if (auto_step(s)) continue;
-    if (s.phase == DRAW || s.phase == GAME_OVER) return;
+    if (!may_be_forced(s)) return;
     gen(s, ml);
     if (ml.size == 1 && forced_kind(ml[0])) {
       play(s, ml[0]);

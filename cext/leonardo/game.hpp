@@ -70,6 +70,9 @@ class Game {
   void rank(const State& s, int area, uint8_t* order, int& count) const;  // §5.4.1
   uint32_t startable(const State& s) const;  // row ∪ deck (turns 1-7), row (8-9)
   void rekey(State& s) const { s.pub = compute_public(s); s.hash = compute_hash(s); }
+  // Run automatic steps and forced moves (§11.4) up to the next decision, chance node or end;
+  // for states built from outside (after validate). apply() does this itself.
+  void settle(State& s) const;
 
  private:
   Edition ed_;
@@ -79,7 +82,6 @@ class Game {
 
   void gen(const State& s, MoveList& out) const;
   void play(State& s, Move m) const;   // one transition, no settling
-  void settle(State& s) const;         // run automatic steps and forced moves
   bool auto_step(State& s) const;      // one automatic step; false at a decision/chance/end
   void begin_turn(State& s) const;
   void begin_phase_c(State& s) const;

@@ -26,10 +26,11 @@ static uint64_t hash_bytes(const void* p, size_t n, uint64_t seed) {
   const uint8_t* b = static_cast<const uint8_t*>(p);
   uint64_t h = seed;
   size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
+  for (; i + 8 <= n; i += 8) {  // one multiply per word; the final mix spreads the rest
     uint64_t w;
     std::memcpy(&w, b + i, 8);
-    h = (h ^ mix(w + i)) * 0x9E3779B97F4A7C15ULL;
+    h = (h ^ w) * 0x9E3779B97F4A7C15ULL;
+    h ^= h >> 29;
   }
   uint64_t w = 0;
   std::memcpy(&w, b + i, n - i);

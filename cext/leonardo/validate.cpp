@@ -159,6 +159,23 @@ std::string Game::validate(const State& s) const {
   for (int p = 0; p < kMaxPlayers; ++p)
     if (s.bids[p] > (p < n_ ? s.pl[p].money : 0) && s.phase == BID) return "bids: above the bidder's money";
   if (s.phase == DRAW && !(s.deck_len && s.row_len < row_size())) return "draw: nothing to draw";
+  if (s.phase == LAB && s.actor != (s.leo + s.idx) % n_) return "phase A: wrong actor";
+  if (s.phase == AREA) {
+    uint8_t order[kMaxPlayers];
+    int cnt;
+    rank(s, s.area, order, cnt);
+    if (s.idx >= cnt || s.actor != order[s.idx] || ((s.removed >> s.actor) & 1)) return "area: wrong actor";
+  }
+  if ((s.phase == CLAIM || s.phase == GIFT) && s.actor != s.c_order[s.idx]) return "council: wrong actor";
+  if (s.phase == CMOVE || s.phase == REORDER || s.phase == MATERIAL) {
+    const int want = s.phase == CMOVE ? 0 : s.phase == REORDER ? 2 : 3;
+    if (s.step != want || s.claimed[want] != s.actor) return "council: wrong action owner";
+    if (s.phase == CMOVE && !opt_.codex && !(s.city[0][s.actor] & 15)) return "council: action 1 without an apprentice in A";
+    if (s.phase == REORDER && !s.deck_len) return "council: action 3 with an empty deck";
+    int stock = 0;
+    for (int k = 0; k < kKinds; ++k) stock += s.shop[k];
+    if (s.phase == MATERIAL && (!stock || s.pl[s.actor].money < 1)) return "council: action 4 not affordable";
+  }
   if (s.hash != compute_hash(s)) return "hash: does not match the contents";
   if (s.pub != compute_public(s)) return "pub: does not match the contents";
   return "";
