@@ -762,7 +762,11 @@ void Game::play(State& s, Move m) const {
       uint8_t old[4];
       std::memcpy(old, s.deck, 4);
       for (int i = 0; i < mm; ++i) s.deck[i] = old[kPerms.seq[mm][a][i]];
+      // The cards in the chosen order; the order index rides in the spare high bits (cards
+      // are < 32) so the looker's determinizer can recover what it saw before reordering.
       for (int i = 0; i < 4; ++i) s.look_cards[s.nlooks][i] = i < mm ? s.deck[i] : 0;
+      s.look_cards[s.nlooks][0] |= (uint8_t)((a & 7) << 5);
+      s.look_cards[s.nlooks][1] |= (uint8_t)((a >> 3) << 5);
       ++s.nlooks;
       s.hist[s.hist_len++] = (uint8_t)(0x80 | (p << 3) | mm);
       if (s.known_prefix < mm) s.known_prefix = (uint8_t)mm;

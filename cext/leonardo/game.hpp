@@ -65,6 +65,13 @@ class Game {
 
   Move greedy_move(const State& s, Rng& rng) const;
 
+  // §3.5 (determinize.cpp): resample what `seat` cannot see. deck_hypotheses counts the §3.5.1
+  // hypotheses (0: no deck fits the history; -1: more than the 4096 capacity).
+  void determinize(State& s, int seat, Rng& rng) const;
+  int deck_hypotheses(const State& s, int seat) const;
+  bool sample_deck(State& s, int seat, Rng& rng) const;
+  void sample_labs(State& s, int q, Rng& rng) const;
+
   // Helpers shared by the rules files.
   int thr(const State& s, int p, int c, uint32_t owned) const;  // §5.5 D2 threshold
   void rank(const State& s, int area, uint8_t* order, int& count) const;  // §5.4.1
@@ -119,9 +126,7 @@ struct Position {
   void scores(int* out) const { game->scores(st, out); }
   uint64_t hash() const { return st.hash; }
   uint64_t infoset_key(int seat) const { return game->infoset_key(st, seat); }
-  // Not yet the §3.5 sampler (see the hand-over notes in docs): a no-op, so the
-  // information-set search sees the true state. Marked here so nobody relies on it.
-  void determinize(int, Rng&) {}
+  void determinize(int seat, Rng& rng) { game->determinize(st, seat, rng); }
   Move greedy_move(Rng& rng) const { return game->greedy_move(st, rng); }
 };
 

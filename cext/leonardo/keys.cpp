@@ -22,20 +22,22 @@ static inline uint64_t mix(uint64_t h) {
   return h;
 }
 
+// Four independent multiply lanes (the CPU overlaps them), then a position-sensitive merge.
 static uint64_t hash_bytes(const void* p, size_t n, uint64_t seed) {
   const uint8_t* b = static_cast<const uint8_t*>(p);
-  uint64_t h = seed;
+  uint64_t h[4] = {seed, seed ^ 0x243F6A8885A308D3ULL, seed ^ 0x13198A2E03707344ULL, seed ^ 0xA4093822299F31D0ULL};
   size_t i = 0;
-  for (; i + 8 <= n; i += 8) {  // one multiply per word; the final mix spreads the rest
-    uint64_t w;
-    std::memcpy(&w, b + i, 8);
-    h = (h ^ w) * 0x9E3779B97F4A7C15ULL;
-    h ^= h >> 29;
-  }
-  uint64_t w = 0;
-  std::memcpy(&w, b + i, n - i);
-  h = (h ^ mix(w + i)) * 0x9E3779B97F4A7C15ULL;
-  return mix(h);
+  for (; i + 32 <= n; i += 32)
+    for (int l = 0; l < 4; ++l) {
+      uint64_t w;
+      std::memcpy(&w, b + i + 8 * l, 8);
+      h[l] = (h[l] ^ w) * 0x9E3779B97F4A7C15ULL;
+      h[l] ^= h[l] >> 29;
+    }
+  uint64_t tail[4] = {0, 0, 0, 0};
+  std::memcpy(tail, b + i, n - i);
+  for (int l = 0; l < 4; ++l) h[l] = (h[l] ^ tail[l]) * 0x9E3779B97F4A7C15ULL;
+  return mix(h[0] ^ mix(h[1] + 1) ^ mix(h[2] + 2) ^ mix(h[3] + 3) ^ n);
 }
 
 uint64_t Game::compute_hash(const State& s) const {

@@ -140,6 +140,11 @@ inline Move mk(unsigned kind, unsigned arg = 0) { return (Move)((kind << 11) | (
 inline unsigned mkind(Move m) { return m >> 11; }
 inline unsigned marg(Move m) { return m & 0x7FF; }
 
+inline int look_card(const State& s, int look, int i) { return s.look_cards[look][i] & 31; }
+inline int look_perm(const State& s, int look) {
+  return (s.look_cards[look][0] >> 5) | ((s.look_cards[look][1] >> 5) << 3);
+}
+
 // Permutations of up to 4 items in lexicographic order (index -> sequence).
 struct Perms {
   uint8_t count[5];

@@ -31,9 +31,14 @@ std::string Game::validate(const State& s) const {
     } else if (s.hist[e] >= kCards) return "history: bad draw event";
   }
   if (looks != s.nlooks) return "history: look count does not match";
-  for (int i = 0; i < s.nlooks; ++i)
+  for (int i = 0; i < s.nlooks; ++i) {
     for (int j = 0; j < 4; ++j)
-      if (s.look_cards[i][j] >= kCards) return "history: bad looked card";
+      if ((s.look_cards[i][j] & 31) >= kCards || (j >= 2 && s.look_cards[i][j] >> 5)) return "history: bad looked card";
+    if ((s.look_cards[i][1] >> 7) || look_perm(s, i) >= 24) return "history: bad look order";
+  }
+  for (int i = s.nlooks; i < 7; ++i)
+    for (int j = 0; j < 4; ++j)
+      if (s.look_cards[i][j]) return "history: look record beyond the looks";
 
   // Cards: row, deck, box and owned cards partition the 25 (the card of a running auction
   // excepted, which has left the row and is not yet owned).
