@@ -191,6 +191,15 @@ void bind_leonardo(py::module_& m) {
         return s.pos.infoset_key(seat);
       }, py::arg("seat"))
       .def("validate", [](const PyState& s) { return s.game->validate(s.pos.st); })
+      .def("determinize", [](PyState& s, int seat, uint64_t seed) {
+        if (seat < 0 || seat >= s.game->num_players()) fail("seat: out of range");
+        Rng rng(seed);
+        s.pos.determinize(seat, rng);
+      }, py::arg("seat"), py::arg("seed"), "Resample what `seat` cannot see (spec §3.5), in place.")
+      .def("deck_hypotheses", [](const PyState& s, int seat) {
+        if (seat < 0 || seat >= s.game->num_players()) fail("seat: out of range");
+        return s.game->deck_hypotheses(s.pos.st, seat);
+      }, py::arg("seat"), "Number of §3.5.1 deck hypotheses from seat's view (-1: over capacity).")
       .def("to_bytes", [](const PyState& s) {
         return py::bytes(reinterpret_cast<const char*>(&s.pos.st), sizeof(State));
       })

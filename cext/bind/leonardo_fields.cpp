@@ -283,7 +283,11 @@ py::dict state_fields(const Game& g, const State& s) {
   o["known_prefix"] = (int)s.known_prefix;
   o["history"] = bytes_list(s.hist, s.hist_len);
   py::list looks;
-  for (int i = 0; i < s.nlooks && i < 7; ++i) looks.append(bytes_list(s.look_cards[i], 4));
+  for (int i = 0; i < s.nlooks && i < 7; ++i) {
+    py::list cards;
+    for (int j = 0; j < 4; ++j) cards.append(look_card(s, i, j) + 1);
+    looks.append(py::make_tuple(cards, look_perm(s, i)));
+  }
   o["look_cards"] = looks;
   o["step"] = (int)s.step;
   o["idx"] = (int)s.idx;

@@ -1,0 +1,70 @@
+"""Leonardo da Vinci: hidden information (rules spec §3.5). determinize(seat) keeps the seat's
+information-set key and legal moves, and samples the rest by the spec's procedures: hidden labs
+drawn jointly under the start snapshot (S27), the deck by the hypothesis sampler after an
+opponent's look across a pile boundary (S28)."""
+import random
+
+from leonardo_helpers import game, play, player, skip_phase_a
+
+IRON, GLASS, WOOD, BRICK, ROPE = range(5)
+
+
+def s27_state():
+    s = game(3, basic=True).start(0)
+    f = s.fields()
+    shops = list(f["shops"])
+    shops[IRON] += 1
+    shops[GLASS] -= 1
+    shops[WOOD] -= 2
+    s = s.with_fields({"shops": shops, "players": [{}, {"hand": [0, 1, 2, 0, 0]}, {}]})
+    play(s, "start:small:none", "start:small:2", "start:large:5")
+    return s
+
+
+def test_s27_records_at_start():
+    s = s27_state()
+    p1 = player(s, 1)
+    assert p1["labs"][0]["cand"] == [2, 5, 10] and p1["labs"][1]["cand"] == [2, 5, 10]
+    assert p1["snap_turn"] == 1 and p1["snap_budget"] == [0, 1, 2, 0, 0]
+
+
+def test_s27_hidden_labs_are_drawn_jointly():
+    s = s27_state()
+    f = s.fields()
+    shops = list(f["shops"])
+    shops[WOOD] -= 4
+    shops[GLASS] -= 4
+    s = s.with_fields({"shops": shops, "players": [{}, {"hand": [0, 4, 5, 0, 0]}, {}]})
+    key = s.infoset_key(0)
+    pairs = {}
+    for seed in range(300):
+        t = s.clone()
+        t.determinize(0, seed)
+        assert t.validate() == "" and t.infoset_key(0) == key
+        p1 = player(t, 1)
+        pair = (p1["labs"][0]["card"], p1["labs"][1]["card"])
+        pairs[pair] = pairs.get(pair, 0) + 1
+        assert p1["hand"] == [0, 4, 5, 0, 0]
+    assert set(pairs) == {(2, 5), (5, 2)}
+    assert 100 < pairs[(2, 5)] < 200
+
+
+def test_determinize_keeps_infoset_and_moves_in_random_games():
+    rng = random.Random(3)
+    for n in (2, 3, 4, 5):
+        s = game(n).start(n)
+        while not s.is_terminal():
+            if s.is_chance():
+                s.sample_chance(rng.randrange(1 << 30))
+                continue
+            if rng.random() < 0.1:
+                seat = rng.randrange(n)
+                t = s.clone()
+                t.determinize(seat, rng.randrange(1 << 30))
+                assert t.validate() == ""
+                assert t.infoset_key(seat) == s.infoset_key(seat)
+                if s.current_player == seat:
+                    assert t.legal_moves() == s.legal_moves()
+                assert s.deck_hypotheses(seat) >= 1
+            ms = s.legal_moves()
+            s.apply(ms[rng.randrange(len(ms))])
