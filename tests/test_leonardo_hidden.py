@@ -68,3 +68,38 @@ def test_determinize_keeps_infoset_and_moves_in_random_games():
                 assert s.deck_hypotheses(seat) >= 1
             ms = s.legal_moves()
             s.apply(ms[rng.randrange(len(ms))])
+
+
+def s28_state():
+    g = game(5, basic=True)
+    seed = next(sd for sd in range(100) if 2 in g.start(sd).fields()["deck"][:4])
+    s = g.start(seed)
+    deck = s.fields()["deck"]
+    deck = [c for c in deck[:4] if c != 2] + deck[4:]
+    return s.with_fields({
+        "turn": 2, "row": [12, 8, 3, 9, 2], "deck": deck, "completed_any": [1],
+        "players": [{"owned": [1], "completed": [1]}, {}, {}, {}, {}],
+        "history": [2, ["look", 3, 4]], "look_cards": [[deck[:4], 0]], "known_prefix": 4,
+    }), deck
+
+
+def test_s28_deck_after_an_opponent_look_across_the_pile_boundary():
+    s, deck = s28_state()
+    assert s.deck_hypotheses(0) > 1
+    assert s.deck_hypotheses(3) == 1
+    n = 4000
+    freq = {}
+    for seed in range(n):
+        t = s.clone()
+        t.determinize(0, seed)
+        c = t.fields()["deck"][0]
+        freq[c] = freq.get(c, 0) + 1 / n
+    for c in (4, 5, 7, 11, 13, 15):
+        assert abs(freq.get(c, 0) - 3 / 22) < 0.025, c
+    rest = (6, 10, 14, 16, 17, 18, 19, 20)
+    assert abs(sum(freq.get(c, 0) for c in rest) - 8 / 44) < 0.03
+    assert set(freq) <= {4, 5, 7, 11, 13, 15, *rest}
+    for seed in range(20):  # P3 knows the next card
+        t = s.clone()
+        t.determinize(3, seed)
+        assert t.fields()["deck"][:4] == deck[:4]

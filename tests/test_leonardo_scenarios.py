@@ -481,3 +481,70 @@ def test_s30_short_deck():
     assert f["row"] == [1, 12, 24] and f["deck"] == [] and f["turn"] == 7
     # Turn 7: START offers only row cards (the deck is empty).
     assert s.current_player == 0 and moves(s) == ["start:small:none", "start:small:1"]
+
+
+# ---- S12 all bids zero, then a continuing lab --------------------------------------------
+
+def test_s12_zero_bids_box_the_card_and_the_revealed_lab_finishes_later():
+    s = game(3, basic=True).start(0)
+    f = s.fields()
+    lab9 = lambda counter: {"card": 9, "counter": counter, "start_turn": 1, "cand": [9],
+                            "materials": [0, 1, 0, 1, 0]}
+    s = s.with_fields({
+        "row": [1, 12, 8, 9], "deck": without(f["deck"], [9]) + [3], "step": 0,
+        "shops": [10, 9, 12, 8, 9],
+        "players": [{"labs": [lab9(7), {}]}, {"labs": [lab9(7), {}]}, {"labs": [lab9(3), {}]}],
+    })
+    play(s, "keep:small", "keep:small", "start:large:none", "keep:small")
+    money = [p["money"] for p in s.fields()["players"]]
+    all_pass(s)
+    f = s.fields()
+    assert f["phase"] == "BID" and s.current_player == 0
+    p2 = f["players"][2]["labs"][0]
+    assert p2["revealed"] and p2["continuing"] and p2["card"] == 9 and p2["counter"] == 5  # +2: kit c mech
+    assert [p["money"] for p in f["players"]][:2] == [money[0] + 8, money[1] + 8]
+    play(s, "bid:0", "bid:0")
+    f = s.fields()
+    assert 9 in f["box"] and all(9 not in p["owned"] for p in f["players"])
+    while s.is_chance():
+        s.sample_chance(1)
+    # Next turn: P2 keeps the lab and puts master + 2 apprentices on it: 5 + 2 + 2 + 2 >= 7.
+    while s.current_player != 2 or s.fields()["phase"] != "LAB":
+        s.apply(next(m for m in moves(s) if m.startswith("keep:") or m.endswith(":none")))
+    play(s, "keep:small")
+    skip_phase_a(s)
+    while s.fields()["phase"] == "PLACE":
+        s.apply("master:small" if s.current_player == 2 and "master:small" in moves(s)
+                else "place:small:2" if s.current_player == 2 and "place:small:2" in moves(s) else "pass")
+    shops_before = f["shops"]
+    f = s.fields()
+    assert f["players"][2]["money"] == money[2] + 6
+    assert f["players"][2]["labs"][0]["card"] is None
+    assert f["shops"][1] == shops_before[1] + 1 and f["shops"][3] == shops_before[3] + 1
+    assert 9 in f["completed_any"] and "start:small:9" not in moves(s)
+
+
+# ---- S11 an auction tie decided by a gift made this turn ----------------------------------
+
+def test_s11_auction_tie_after_a_leonardo_gift():
+    s = game(4, basic=True).start(0)
+    f = s.fields()
+    lab12 = {"card": 12, "counter": 11, "start_turn": 1, "cand": [12], "materials": [2, 0, 0, 1, 0]}
+    city = [[(0, 0, 0)] * 4 for _ in range(8)]
+    city[0][3] = (1, 0, 1)
+    s = s.with_fields({
+        "step": 0, "shops": [f["shops"][0] - 4, 12, 12, f["shops"][3] - 2, f["shops"][4]],
+        "players": [{"labs": [lab12, {}]}, {}, {"labs": [lab12, {}]}, {}],
+    })
+    skip_phase_a(s)
+    s = s.with_fields({"city": city})
+    all_pass(s)
+    play(s, "claim:2", "leonardo:1")
+    while s.fields()["phase"] != "BID":
+        s.apply("pass")
+    assert s.current_player == 2  # order from L = P1: P2, then P0
+    money = [p["money"] for p in s.fields()["players"]]
+    play(s, "bid:4", "bid:4")
+    f = s.fields()
+    assert 12 in f["players"][2]["owned"] and f["players"][2]["money"] == money[2] - 4
+    assert f["players"][0]["money"] == money[0] and 12 not in f["row"]

@@ -281,11 +281,19 @@ py::dict state_fields(const Game& g, const State& s) {
   o["mid_lower"] = card_list(s.mid_lower);
   o["pile_sizes"] = bytes_list(s.pile_size, 3);
   o["known_prefix"] = (int)s.known_prefix;
-  o["history"] = bytes_list(s.hist, s.hist_len);
+  py::list hist;
+  for (int e = 0; e < s.hist_len; ++e) {
+    if (s.hist[e] & 0x80) hist.append(py::make_tuple("look", (s.hist[e] >> 3) & 7, s.hist[e] & 7));
+    else hist.append(s.hist[e] + 1);
+  }
+  o["history"] = hist;
   py::list looks;
   for (int i = 0; i < s.nlooks && i < 7; ++i) {
     py::list cards;
-    for (int j = 0; j < 4; ++j) cards.append(look_card(s, i, j) + 1);
+    int li = 0, m = 4;
+    for (int e = 0; e < s.hist_len; ++e)
+      if (s.hist[e] & 0x80 && li++ == i) m = s.hist[e] & 7;
+    for (int j = 0; j < m && j < 4; ++j) cards.append(look_card(s, i, j) + 1);
     looks.append(py::make_tuple(cards, look_perm(s, i)));
   }
   o["look_cards"] = looks;
@@ -436,7 +444,38 @@ State state_with_fields(const Game& g, const State& base, const py::dict& d) {
     else if (key == "mid_lower") s.mid_lower = card_set(v, key);
     else if (key == "pile_sizes") set_bytes(v, key, s.pile_size, 3, kCards);
     else if (key == "known_prefix") s.known_prefix = (uint8_t)as_int(v, key, 0, 4);
-    else if (key == "step") s.step = (uint8_t)as_int(v, key, 0, 4);
+    else if (key == "history") {
+      auto seq = as_seq(v, key);
+      if (py::len(seq) > sizeof s.hist) fail(key + ": at most 32 events");
+      std::memset(s.hist, 0, sizeof s.hist);
+      s.hist_len = (uint8_t)py::len(seq);
+      for (size_t i = 0; i < py::len(seq); ++i) {
+        // A draw is a card number 1..25; a Council look is ["look", seat, m].
+        py::handle e = seq[i];
+        if (PyList_Check(e.ptr()) || PyTuple_Check(e.ptr())) {
+          auto l = as_seq(e, at(key, i), 3);
+          if (as_str(l[0], at(key, i)) != "look") fail(at(key, i) + ": expected [\"look\", seat, m]");
+          const int q = (int)as_int(l[1], at(key, i) + ".seat", 0, n - 1), m = (int)as_int(l[2], at(key, i) + ".m", 1, 4);
+          s.hist[i] = (uint8_t)(0x80 | (q << 3) | m);
+        } else {
+          s.hist[i] = (uint8_t)(as_int(e, at(key, i), 1, kCards) - 1);
+        }
+      }
+    } else if (key == "look_cards") {
+      auto seq = as_seq(v, key);
+      if (py::len(seq) > 7) fail(key + ": at most 7 looks");
+      std::memset(s.look_cards, 0, sizeof s.look_cards);
+      s.nlooks = (uint8_t)py::len(seq);
+      for (size_t i = 0; i < py::len(seq); ++i) {
+        auto l = as_seq(seq[i], at(key, i), 2);
+        auto cards = as_seq(l[0], at(key, i) + ".cards");
+        if (py::len(cards) > 4) fail(at(key, i) + ".cards: at most 4");
+        for (size_t j = 0; j < py::len(cards); ++j) s.look_cards[i][j] = (uint8_t)(as_int(cards[j], at(key, i) + ".cards", 1, kCards) - 1);
+        const int perm = (int)as_int(l[1], at(key, i) + ".order", 0, 23);
+        s.look_cards[i][0] |= (uint8_t)((perm & 7) << 5);
+        s.look_cards[i][1] |= (uint8_t)((perm >> 3) << 5);
+      }
+    } else if (key == "step") s.step = (uint8_t)as_int(v, key, 0, 4);
     else if (key == "idx") s.idx = (uint8_t)as_int(v, key, 0, 5);
     else if (key == "area") s.area = (uint8_t)as_int(v, key, 0, 7);
     else if (key == "price") s.price = (uint8_t)as_int(v, key, 0, 3);

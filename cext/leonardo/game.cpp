@@ -759,6 +759,7 @@ void Game::play(State& s, Move m) const {
     }
     case M_REORDER: {
       const int mm = s.deck_len < 4 ? s.deck_len : 4;
+      if (s.nlooks >= 7 || s.hist_len >= sizeof s.hist) break;  // full records: only from outside
       uint8_t old[4];
       std::memcpy(old, s.deck, 4);
       for (int i = 0; i < mm; ++i) s.deck[i] = old[kPerms.seq[mm][a][i]];

@@ -31,6 +31,7 @@ std::string Game::validate(const State& s) const {
     } else if (s.hist[e] >= kCards) return "history: bad draw event";
   }
   if (looks != s.nlooks) return "history: look count does not match";
+  if (s.phase == REORDER && (s.nlooks >= 7 || s.hist_len >= sizeof s.hist)) return "history: no room for another look";
   for (int i = 0; i < s.nlooks; ++i) {
     for (int j = 0; j < 4; ++j)
       if ((s.look_cards[i][j] & 31) >= kCards || (j >= 2 && s.look_cards[i][j] >> 5)) return "history: bad looked card";
