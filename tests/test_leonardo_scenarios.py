@@ -548,3 +548,61 @@ def test_s11_auction_tie_after_a_leonardo_gift():
     f = s.fields()
     assert 12 in f["players"][2]["owned"] and f["players"][2]["money"] == money[2] - 4
     assert f["players"][0]["money"] == money[0] and 12 not in f["row"]
+
+
+# ---- S14 a card won this turn gives no discount -------------------------------------------
+
+def next_turn(s):
+    while s.is_chance():
+        s.sample_chance(2)
+    return s
+
+
+def test_s14_card_won_this_turn_gives_no_discount():
+    s = game(2, basic=True).start(0)
+    f = s.fields()
+    s = s.with_fields({
+        "row": [1, 13, 8], "deck": without(f["deck"], [13]) + [12], "step": 0,
+        "shops": [10, 12, 11, 11, 9],
+        "players": [{}, {"hand": [0, 0, 0, 0, 0], "snap_turn": 1, "snap_budget": [1, 0, 1, 0, 1], "labs": [
+            {"card": 8, "counter": 4, "start_turn": 1, "cand": [8, 13], "materials": [0, 0, 0, 0, 1]},
+            {"card": 13, "counter": 5, "start_turn": 1, "cand": [8, 13], "materials": [1, 0, 1, 0, 0]}]}],
+    })
+    play(s, "start:small:none", "keep:small", "keep:large")
+    all_pass(s)
+    p1 = player(s, 1)
+    assert p1["owned"] == [8] and p1["money"] == 3 + 5
+    assert p1["labs"][1]["card"] == 13 and p1["labs"][1]["counter"] == 5  # thr 7 this turn
+    next_turn(s)
+    skip_phase_a(s)
+    all_pass(s)
+    p1 = player(s, 1)
+    assert p1["owned"] == [8, 13] and p1["money"] == 3 + 5 + 8  # thr 5 from the next turn
+
+
+# ---- S16 lab capacity, mechanical men and the cap --------------------------------------------
+
+def test_s16_capacity_mech_and_cap():
+    s = game(2, basic=True).start(0)
+    f = s.fields()
+    s = s.with_fields({
+        "step": 0, "mech_supply": 4, "shops": [8, 12, 10, 11, 10],
+        "players": [{"mech_count": 2, "labs": [{}, {"side": 6, "mech": 2, "card": 21, "counter": 0, "start_turn": 1,
+                                                    "cand": [21], "materials": [2, 0, 2, 0, 0]}]}, {}],
+    })
+    play(s, "keep:large", "start:small:none")
+    skip_phase_a(s)
+    assert "place:large:4" in moves(s)
+    play(s, "master:large", "pass")
+    assert "place:large:4" not in moves(s) and "place:large:3" in moves(s)
+    play(s, "place:large:3")
+    all_pass(s)
+    assert player(next_turn(s), 0)["labs"][1]["counter"] == 9
+    skip_phase_a(s)
+    all_pass(s)
+    assert player(next_turn(s), 0)["labs"][1]["counter"] == 13
+    skip_phase_a(s)
+    play(s, "place:large:1")
+    all_pass(s)
+    lab = player(next_turn(s), 0)["labs"][1]
+    assert lab["counter"] == 15 and lab["card"] == 21  # capped; #21 is still in the deck
