@@ -606,3 +606,46 @@ def test_s16_capacity_mech_and_cap():
     all_pass(s)
     lab = player(next_turn(s), 0)["labs"][1]
     assert lab["counter"] == 15 and lab["card"] == 21  # capped; #21 is still in the deck
+
+
+# ---- S29 two auctions in one Phase D, after a reveal ------------------------------------------
+
+def test_s29_two_auctions_after_a_reveal():
+    s = game(4, basic=True).start(0)
+    f = s.fields()
+    lab = lambda card, counter, cand: {"card": card, "counter": counter, "start_turn": 1, "cand": cand,
+                                       "materials": [0, 0, 0, 0, 1] if card == 8 else [1, 0, 1, 0, 0]}
+    pair = {"snap_turn": 1, "snap_budget": [1, 0, 1, 0, 1]}
+    s = s.with_fields({
+        "row": [1, 13, 8, 3, 9], "deck": without(f["deck"], [13]) + [12],
+        "leonardo": 2, "actor": 2, "step": 0, "idx": 0,
+        "shops": [8, 12, 8, 12, 10],
+        "players": [
+            {"money": 3, "hand": [0] * 5, **pair, "labs": [lab(8, 4, [8, 13]), dict(lab(13, 7, [8, 13]), side=4)]},
+            {"money": 4, "hand": [0] * 5, **pair, "labs": [lab(8, 6, [8, 13]), lab(13, 8, [8, 13])]},
+            {"money": 10, "hand": [0] * 5, "labs": [lab(13, 7, [13]), {}]},   # kit c: +2 from its mechanical man
+            {"hand": [0] * 5, "labs": [lab(13, 3, [13]), {}]},
+        ],
+    })
+    play(s, *["keep:small", "keep:small", "keep:small", "keep:large", "keep:small", "keep:large"])
+    all_pass(s)
+    f = s.fields()
+    assert f["phase"] == "BID" and f["pending"] == [(8, [0, 1]), (13, [0, 1, 2])]
+    assert [p["money"] for p in f["players"]][:3] == [16, 17, 18]
+    assert f["shops"] == [8 + 3, 12, 8 + 3, 12, 10 + 2]
+    p3 = f["players"][3]["labs"][0]
+    assert p3["revealed"] and p3["continuing"] and p3["cand"] == []
+    assert s.current_player == 0
+    play(s, "bid:5")
+    assert s.current_player == 1
+    play(s, "bid:4")
+    assert s.current_player == 2 and len(moves(s)) == 19   # bids 0..18
+    play(s, "bid:12")
+    assert s.current_player == 0 and len(moves(s)) == 12   # 0..11, after paying 5
+    play(s, "bid:11")
+    assert s.current_player == 1 and len(moves(s)) == 18
+    play(s, "bid:12")
+    f = s.fields()
+    assert [p["money"] for p in f["players"]][:3] == [11, 17, 6]
+    assert f["players"][0]["owned"] == [8] and f["players"][2]["owned"] == [13]
+    assert f["players"][3]["labs"][0]["card"] == 13 and f["players"][3]["labs"][0]["continuing"]
