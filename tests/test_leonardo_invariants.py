@@ -180,3 +180,41 @@ def test_cpp_random_games_slow():
     for n in (2, 3, 4, 5):
         for basic in (False, True):
             game(n, basic=basic).random_games(3000, seed=n)
+
+
+def test_greedy_plays_legal_moves_to_the_end():
+    for n in (2, 4):
+        s = game(n).start(n)
+        k = 0
+        while not s.is_terminal():
+            if s.is_chance():
+                s.sample_chance(k)
+                continue
+            m = s.greedy_move(k)
+            assert m in s.legal_moves()
+            s.apply(m)
+            k += 1
+        assert s.fields()["turn"] == 9
+
+
+def test_bad_moves_and_fields_are_clear_errors():
+    s = game(3).start(1)
+    for bad in ("", "claim:9", "favour:b:iron", "bid:-1", "x" * 100, "start:small:26", "favour:\u00e9"):
+        with pytest.raises(ValueError, match="^move '"):
+            s.apply(bad)
+    with pytest.raises(ValueError, match="not legal"):
+        s.apply(0xFFFF)
+    with pytest.raises(ValueError, match="money"):
+        s.with_fields({"players": [{"money": 70000}, {}, {}]})
+    with pytest.raises(ValueError, match="twice"):
+        s.with_fields({"row": [1, 1]})
+
+
+def test_position_whose_deck_history_no_deck_fits_is_rejected():
+    s = game(3, basic=True).start(0)
+    f = s.fields()
+    # #6 (silver) cannot be the first card drawn: basic 3p puts every pool silver in the middle.
+    with pytest.raises(ValueError, match="deck history"):
+        s.with_fields({"deck": without(f["deck"], [6]), "history": [6], "box": [6]})
+    # Drawn from where it can lie, the same card is fine.
+    s.with_fields({"deck": without(f["deck"], [2]), "history": [2], "box": [2]})

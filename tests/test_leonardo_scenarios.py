@@ -12,6 +12,11 @@ def without(seq, cards):
     return [c for c in seq if c not in cards]
 
 
+def drawn(f, cards):
+    """The deck history after `cards` left the deck: each a draw, in deck order (spec §3.1)."""
+    return f["history"] + [c for c in f["deck"] if c in cards]
+
+
 # ---- S1 Workshop -------------------------------------------------------------------------
 
 def s1_state(p1_money=5):
@@ -58,7 +63,7 @@ def run_s2(apprentices):
     s = game(2, basic=True).start(0)
     f = s.fields()
     s = s.with_fields({
-        "row": [1, 12, 13], "deck": without(f["deck"], [13, 8]),
+        "row": [1, 12, 13], "deck": without(f["deck"], [13, 8]), "history": drawn(f, [13]),
         "shops": [10, 12, 11, 11, 10],
         "players": [{}, {"owned": [8], "hand": [1, 0, 1, 0, 0]}],
     })
@@ -216,7 +221,7 @@ def test_s15_threshold_zero_completes_same_turn():
     s = game(2, basic=True).start(0)
     f = s.fields()
     s = s.with_fields({
-        "row": [1, 2, 8], "deck": without(f["deck"], [2, 7]),
+        "row": [1, 2, 8], "deck": without(f["deck"], [2, 7]), "history": drawn(f, [2, 7]),
         "shops": [10, 12, 11, 11, 10],
         "players": [{"owned": [7, 12], "hand": [1, 0, 1, 1, 2]}, {}],
     })
@@ -348,6 +353,7 @@ def test_s21_scoring_and_tie_break():
     flat = sum(owned, [])
     s = s.with_fields({
         "row": without(f["row"], flat), "deck": without(f["deck"], flat),
+        "history": [2, 4, 7, 13, 15, 9, 6, 10],  # drawn top pile first: a history some deck fits
         "players": [{"money": 40, "owned": owned[0]}, {"money": 33, "owned": owned[1]},
                     {"money": 50, "owned": owned[2]}],
     })
@@ -394,7 +400,7 @@ def s23_state():
     s = game(2, basic=True).start(0)
     f = s.fields()
     return s.with_fields({
-        "deck": without(f["deck"], [9]),
+        "deck": without(f["deck"], [9]), "history": drawn(f, [9]),
         "completed_any": [9], "step": 0,
         "shops": [11, 10, 8, 11, 11],
         "players": [
@@ -472,7 +478,7 @@ def test_s30_short_deck():
     s = game(5, basic=True).start(0)
     f = s.fields()
     rest = without(f["deck"], [24])
-    s = s.with_fields({"turn": 6, "phase": "DRAW", "row": [1, 12], "deck": [24],
+    s = s.with_fields({"turn": 6, "phase": "DRAW", "row": [1, 12], "deck": [24], "history": drawn(f, rest),
                        "box": [8, 3, 9] + rest, "pot": 4})
     outs = s.chance_outcomes()
     assert len(outs) == 1 and s.move_to_string(outs[0][0]) == "draw:24" and outs[0][1] == 1.0

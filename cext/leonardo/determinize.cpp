@@ -206,7 +206,10 @@ int Game::deck_hypotheses(const State& s, int seat) const {
   DeckModel d;
   deck_model(*this, s, d);
   Hyp* hs;
-  return replay(*this, s, seat, d, hs);
+  const int n = replay(*this, s, seat, d, hs);
+  int live = 0;  // only hypotheses of the right length and positive weight fit the position
+  for (int i = 0; i < n; ++i) live += hs[i].len == s.deck_len && hyp_weight(ed_, d, hs[i]) > 0.0;
+  return n < 0 ? -1 : live;
 }
 
 bool Game::sample_deck(State& s, int seat, Rng& rng) const {

@@ -76,7 +76,11 @@ class Game {
   int thr(const State& s, int p, int c, uint32_t owned) const;  // §5.5 D2 threshold
   void rank(const State& s, int area, uint8_t* order, int& count) const;  // §5.4.1
   uint32_t startable(const State& s) const;  // row ∪ deck (turns 1-7), row (8-9)
-  void rekey(State& s) const { s.pub = compute_public(s); s.hash = compute_hash(s); }
+  void rekey(State& s) const {
+    s.pub = compute_public(s);
+    s.hash = hash_with_public(s, s.pub);
+  }
+  uint64_t hash_with_public(const State& s, uint64_t pub) const;
   // Run automatic steps and forced moves (§11.4) up to the next decision, chance node or end;
   // for states built from outside (after validate). apply() does this itself.
   void settle(State& s) const;

@@ -40,8 +40,30 @@ static uint64_t hash_bytes(const void* p, size_t n, uint64_t seed) {
   return mix(h[0] ^ mix(h[1] + 1) ^ mix(h[2] + 2) ^ mix(h[3] + 3) ^ n);
 }
 
-uint64_t Game::compute_hash(const State& s) const {
-  return hash_bytes(reinterpret_cast<const uint8_t*>(&s) + 16, sizeof(State) - 16, 0x1EA0ULL);
+// The full key: the public key combined with a key of every byte the public projection drops
+// (hands, lab contents, deck order, pile draws, looked cards, bids). Together they determine
+// the whole state, and the public part is hashed only once per transition.
+uint64_t Game::compute_hash(const State& s) const { return hash_with_public(s, compute_public(s)); }
+
+uint64_t Game::hash_with_public(const State& s, uint64_t pub) const {
+  uint8_t buf[160];
+  int n = 0;
+  for (int p = 0; p < n_; ++p) {
+    const Player& P = s.pl[p];
+    for (int k = 0; k < kKinds; ++k) buf[n++] = P.hand[k];
+    for (int k = 0; k < kKinds; ++k) buf[n++] = P.lab_mats[k];
+    buf[n++] = P.lab[0].card;
+    buf[n++] = P.lab[1].card;
+  }
+  std::memcpy(buf + n, s.deck, kCards);
+  n += kCards;
+  std::memcpy(buf + n, &s.mid_lower, 4);
+  n += 4;
+  std::memcpy(buf + n, s.look_cards, sizeof s.look_cards);
+  n += sizeof s.look_cards;
+  std::memcpy(buf + n, s.bids, sizeof s.bids);
+  n += sizeof s.bids;
+  return pub ^ hash_bytes(buf, (size_t)n, 0x1EA0ULL);
 }
 
 uint64_t Game::compute_public(const State& s) const {

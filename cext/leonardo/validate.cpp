@@ -31,6 +31,11 @@ std::string Game::validate(const State& s) const {
     } else if (s.hist[e] >= kCards) return "history: bad draw event";
   }
   if (looks != s.nlooks) return "history: look count does not match";
+  for (int e = 0, li = 0; e < s.hist_len; ++e)
+    if (s.hist[e] & 0x80) {
+      if (look_perm(s, li) >= kPerms.count[s.hist[e] & 7]) return "history: bad look order";
+      ++li;
+    }
   if (s.phase == REORDER && (s.nlooks >= 7 || s.hist_len >= sizeof s.hist)) return "history: no room for another look";
   for (int i = 0; i < s.nlooks; ++i) {
     for (int j = 0; j < 4; ++j)
@@ -182,6 +187,32 @@ std::string Game::validate(const State& s) const {
     for (int k = 0; k < kKinds; ++k) stock += s.shop[k];
     if (s.phase == MATERIAL && (!stock || s.pl[s.actor].money < 1)) return "council: action 4 not affordable";
   }
+  // The §3.1 records: cand within row ∪ deck, a valid pair for two hidden labs, a deck history
+  // that some deck fits (seen by nobody in particular: every look counts as an opponent's).
+  uint32_t live = 0;
+  for (int i = 0; i < s.row_len; ++i) live |= 1u << s.row[i];
+  for (int i = 0; i < s.deck_len; ++i) live |= 1u << s.deck[i];
+  for (int p = 0; p < n_; ++p) {
+    const Player& P = s.pl[p];
+    for (int l = 0; l < kLabs; ++l)
+      if (P.lab[l].cand & ~live) return "players[" + S(p) + "].labs[" + S(l) + "].cand: a card outside row and deck";
+    if (P.snap_turn) {
+      bool pair = false;
+      for (uint32_t a = P.lab[0].cand; a && !pair; a &= a - 1)
+        for (uint32_t b = P.lab[1].cand; b && !pair; b &= b - 1) {
+          const int x = lsb64(a), y = lsb64(b);
+          if (x == y) continue;
+          bool ok = true;
+          for (int k = 0; k < kKinds; ++k)
+            ok &= ed_.cards[x].mats[k] + ed_.cards[y].mats[k] <= nib(P.snap_budget, k);
+          pair = ok;
+        }
+      if (!pair) return "players[" + S(p) + "].snap: no pair of cand cards fits the snapshot";
+    }
+  }
+  const int hyps = deck_hypotheses(s, kMaxPlayers);
+  if (hyps < 0) return "deck history: needs more than 4096 deck hypotheses";
+  if (hyps == 0) return "deck history: no deck fits it";
   if (s.hash != compute_hash(s)) return "hash: does not match the contents";
   if (s.pub != compute_public(s)) return "pub: does not match the contents";
   return "";
