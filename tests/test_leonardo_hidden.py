@@ -103,3 +103,42 @@ def test_s28_deck_after_an_opponent_look_across_the_pile_boundary():
         t = s.clone()
         t.determinize(3, seed)
         assert t.fields()["deck"][:4] == deck[:4]
+
+
+def approx(d, card, value):
+    assert abs(d.get(card, 0.0) - value) < 1e-12, (card, d.get(card), value)
+
+
+def test_s19_viewpoint_draw_probabilities_exact():
+    s = game(5, basic=True).start(0)
+    d = s.draw_probabilities(0)
+    for c in (2, 4, 5):
+        approx(d, c, 1 / 6)
+    for c in (7, 11, 13, 15):
+        approx(d, c, 1 / 8)
+    assert set(d) == {2, 4, 5, 7, 11, 13, 15}
+
+
+def test_s28_viewpoint_draw_probabilities_exact():
+    s, deck = s28_state()
+    d = s.draw_probabilities(0)
+    for c in (4, 5, 7, 11, 13, 15):
+        approx(d, c, 3 / 22)
+    for c in (6, 10, 14, 16, 17, 18, 19, 20):
+        approx(d, c, 1 / 44)
+    assert set(d) == {4, 5, 7, 11, 13, 15, 6, 10, 14, 16, 17, 18, 19, 20}
+    assert s.draw_probabilities(3) == {deck[0]: 1.0}  # P3 knows the next card
+
+
+def test_s28_variant_after_drawing_4():
+    s, deck = s28_state()
+    f = s.fields()
+    s = s.with_fields({"row": [8, 3, 9, 2, 4], "deck": [c for c in deck if c != 4],
+                       "completed_any": [1, 12], "history": [2, ["look", 3, 4], 4], "known_prefix": 3,
+                       "players": [{}, {"owned": [12], "completed": [12]}, {}, {}, {}]})
+    d = s.draw_probabilities(0)
+    approx(d, 5, 1 / 18)
+    for c in (7, 11, 13, 15):
+        approx(d, c, 13 / 72)
+    for c in (6, 10, 14, 16, 17, 18, 19, 20):
+        approx(d, c, 1 / 36)

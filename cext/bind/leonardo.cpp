@@ -196,6 +196,15 @@ void bind_leonardo(py::module_& m) {
         Rng rng(seed);
         s.pos.determinize(seat, rng);
       }, py::arg("seat"), py::arg("seed"), "Resample what `seat` cannot see (spec §3.5), in place.")
+      .def("draw_probabilities", [](const PyState& s, int seat) {
+        if (seat < 0 || seat >= s.game->num_players()) fail("seat: out of range");
+        double p[kCards];
+        if (!s.game->draw_probabilities(s.pos.st, seat, p)) fail("draw_probabilities: no deck fits the records");
+        py::dict out;
+        for (int c = 0; c < kCards; ++c)
+          if (p[c] > 0) out[py::int_(c + 1)] = p[c];
+        return out;
+      }, py::arg("seat"), "Spec §6.2: {card: P(next card)} as `seat` sees the deck.")
       .def("deck_hypotheses", [](const PyState& s, int seat) {
         if (seat < 0 || seat >= s.game->num_players()) fail("seat: out of range");
         return s.game->deck_hypotheses(s.pos.st, seat);

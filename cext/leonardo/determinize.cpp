@@ -362,3 +362,63 @@ void Game::determinize(State& s, int seat, Rng& rng) const {
 }
 
 }  // namespace atelier::leonardo
+
+namespace atelier::leonardo {
+
+// §6.2: the next card's distribution as `seat` sees it, marginalised over the hypotheses.
+// p[c] for every card; returns false when no hypothesis fits (or over capacity).
+bool Game::draw_probabilities(const State& s, int seat, double* p) const {
+  for (int c = 0; c < kCards; ++c) p[c] = 0.0;
+  if (!s.deck_len) return false;
+  DeckModel d;
+  deck_model(*this, s, d);
+  Hyp* hs;
+  const int n = replay(*this, s, seat, d, hs);
+  if (n <= 0) return false;
+  double total = 0.0;
+  for (int i = 0; i < n; ++i) {
+    const Hyp& h = hs[i];
+    if (h.len != s.deck_len) continue;
+    const double w = hyp_weight(ed_, d, h);
+    if (!(w > 0.0)) continue;
+    total += w;
+    if (h.entry[0] < kLab) {
+      p[h.entry[0]] += w;
+      continue;
+    }
+    const int l = h.entry[0] - kLab;
+    int u[kLowerTiers] = {0}, a[kLowerTiers] = {0}, k[3] = {0};
+    for (int c = 0; c < kCards; ++c) {
+      const int t = ed_.cards[c].tier;
+      const bool in_pool = t < kLowerTiers && ((d.pool[t] >> c) & 1);
+      if (h.label[c] == kNoLabel) {
+        if (in_pool) ++u[t];
+        continue;
+      }
+      ++k[h.label[c]];
+      if (in_pool && h.label[c] == 0) ++a[t];
+    }
+    const double slots = d.size[l] - k[l];
+    for (int c = 0; c < kCards; ++c) {
+      if (h.label[c] != kNoLabel) continue;
+      const int t = ed_.cards[c].tier;
+      const bool in_pool = t < kLowerTiers && ((d.pool[t] >> c) & 1);
+      double q = 0.0;
+      if (in_pool && u[t] > 0) {
+        const int top = d.quota[t] - a[t];
+        if (l == 0) q = (double)top / u[t] / slots;
+        else if (l == 1) q = (double)(u[t] - top) / u[t] / slots;
+      } else if (l == 1 && ((ed_.middle_cards >> c) & 1)) {
+        q = 1.0 / slots;
+      } else if (l == 2 && ((ed_.bottom_cards >> c) & 1)) {
+        q = 1.0 / slots;
+      }
+      p[c] += w * q;
+    }
+  }
+  if (!(total > 0.0)) return false;
+  for (int c = 0; c < kCards; ++c) p[c] /= total;
+  return true;
+}
+
+}  // namespace atelier::leonardo

@@ -69,6 +69,8 @@ class Game {
   // hypotheses (0: no deck fits the history; -1: more than the 4096 capacity).
   void determinize(State& s, int seat, Rng& rng) const;
   int deck_hypotheses(const State& s, int seat) const;
+  // §6.2 lazy draws: P(next card = c) from seat's view, p[kCards]; false if no deck fits.
+  bool draw_probabilities(const State& s, int seat, double* p) const;
   bool sample_deck(State& s, int seat, Rng& rng) const;
   void sample_labs(State& s, int q, Rng& rng) const;
 
