@@ -4,7 +4,7 @@ drawn jointly under the start snapshot (S27), the deck by the hypothesis sampler
 opponent's look across a pile boundary (S28)."""
 import random
 
-from leonardo_helpers import game, play, player, skip_phase_a
+from leonardo_helpers import all_pass, game, play, player, skip_phase_a
 
 IRON, GLASS, WOOD, BRICK, ROPE = range(5)
 
@@ -142,3 +142,28 @@ def test_s28_variant_after_drawing_4():
         approx(d, c, 13 / 72)
     for c in (6, 10, 14, 16, 17, 18, 19, 20):
         approx(d, c, 1 / 36)
+
+
+def test_s27_variant_d5_prunes_cand_and_leaves_one_pair():
+    s = game(3, basic=True).start(0)
+    f = s.fields()
+    shops = list(f["shops"])
+    shops[IRON] += 1
+    shops[GLASS] -= 1
+    shops[WOOD] -= 2
+    s = s.with_fields({"shops": shops, "row": [1, 12, 8, 5], "box": [3],
+                       "deck": [c for c in f["deck"] if c != 5], "history": [5],
+                       "players": [{}, {"hand": [0, 1, 2, 0, 0]}, {}]})
+    play(s, "start:small:none", "start:small:5", "start:large:2")
+    skip_phase_a(s)
+    s = s.with_fields({"players": [{}, {"labs": [{"counter": 1}, {"counter": 4}]}, {}]})
+    all_pass(s)
+    p1 = player(s, 1)
+    assert p1["labs"][0]["card"] == 5 and p1["labs"][1]["card"] == 2  # nothing completed
+    assert p1["labs"][1]["cand"] == [2, 10]   # #5 left: counter 4 met thr 4 while in the row
+    assert p1["labs"][0]["cand"] == [2, 5, 10]
+    for seed in range(30):
+        t = s.clone()
+        t.determinize(0, seed)
+        q = player(t, 1)
+        assert (q["labs"][0]["card"], q["labs"][1]["card"]) == (5, 2)
