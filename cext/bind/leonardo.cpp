@@ -1,0 +1,231 @@
+// atelier._core.leonardo: Game and State over the Leonardo da Vinci rules core. The core trusts
+// its inputs, so every move, text and field dict is checked here first; std::invalid_argument
+// becomes ValueError (translator registered by the inventors binding).
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstring>
+#include <vector>
+
+#include "leonardo_bind.hpp"
+
+namespace atelier::leonardo::bind {
+namespace {
+
+using GamePtr = std::shared_ptr<Game>;
+
+std::vector<std::pair<int, double>> outcomes(const PyState& s) {
+  Move m[kCards];
+  double p[kCards];
+  const int n = s.pos.chance_outcomes(m, p, kCards);
+  std::vector<std::pair<int, double>> out;
+  for (int i = 0; i < n; ++i) out.emplace_back((int)m[i], p[i]);
+  return out;
+}
+
+void apply_number(PyState& s, long long m) {
+  const std::string w = "move " + std::to_string(m) + ": ";
+  if (m < 0 || m > 0xFFFF) fail(w + "not a move number");
+  if (s.pos.is_terminal()) fail(w + "the game is over");
+  if (s.pos.is_chance()) {
+    for (auto& o : outcomes(s))
+      if (o.first == m) return s.pos.apply_chance((Move)m);
+    fail(w + "not a draw outcome here");
+  }
+  if (!s.game->is_legal(s.pos.st, (Move)m)) fail(w + "not legal here");
+  s.pos.apply((Move)m);
+}
+
+int parse(const PyState& s, const std::string& text) {
+  Move m;
+  const std::string err = s.game->parse_move(s.pos.st, text, m);
+  if (!err.empty()) fail(err);
+  return m;
+}
+
+void apply_obj(PyState& s, const py::object& move) {
+  if (PyUnicode_Check(move.ptr())) return apply_number(s, parse(s, move.cast<std::string>()));
+  if (PyBool_Check(move.ptr()) || !PyIndex_Check(move.ptr())) fail("move: expected an int or a notation string");
+  long long m;
+  try {
+    m = py::int_(move).cast<long long>();
+  } catch (const py::cast_error&) {
+    fail("move: not a move number");
+  }
+  apply_number(s, m);
+}
+
+std::shared_ptr<PyState> make_state(const GamePtr& g, const State& s) { return std::make_shared<PyState>(g, s); }
+
+}  // namespace
+}  // namespace atelier::leonardo::bind
+
+using namespace atelier;
+using namespace atelier::leonardo;
+using namespace atelier::leonardo::bind;
+
+void bind_leonardo(py::module_& m) {
+  m.attr("STATE_BYTES") = (int)sizeof(State);
+  m.def("check_edition", [](const py::dict& d) {
+    Edition ed = edition_from_dict(d);
+    return ed.warnings();
+  }, py::arg("data"), "Run the §1.9 checks: raises ValueError('edition: ...'), returns the warnings.");
+
+  py::class_<Game, GamePtr>(m, "Game", py::dynamic_attr())
+      .def(py::init([](int players, const py::dict& edition, bool basic, bool codex) {
+             if (players < 2 || players > atelier::kMaxPlayers) fail("players: must be 2..5");
+             Options o;
+             o.basic = basic;
+             o.codex = codex;
+             return std::make_shared<Game>(edition_from_dict(edition), players, o);
+           }),
+           py::arg("players"), py::arg("edition"), py::arg("basic") = false, py::arg("codex") = false)
+      .def_property_readonly("players", &Game::num_players)
+      .def_property_readonly("basic", [](const Game& g) { return g.options().basic; })
+      .def_property_readonly("codex", [](const Game& g) { return g.options().codex; })
+      .def_property_readonly("row_size", &Game::row_size)
+      .def_property_readonly("kinds", [](const Game& g) {
+        return std::vector<std::string>(g.edition().kind_names, g.edition().kind_names + kKinds);
+      })
+      .def("card", [](const Game& g, int number) {
+        if (number < 1 || number > kCards) fail("card: must be 1..25");
+        const CardData& c = g.card(number - 1);
+        py::dict d;
+        d["tier"] = g.edition().tier_names[c.tier];
+        d["weeks"] = (int)c.weeks;
+        d["type"] = g.edition().type_ids[c.type];
+        d["reward_first"] = (int)c.reward_first;
+        d["reward_later"] = (int)c.reward_later;
+        d["materials"] = std::vector<int>(c.mats, c.mats + kKinds);
+        return d;
+      }, py::arg("number"))
+      .def("start", [](const GamePtr& g, uint64_t seed) {
+        State s{};
+        Rng rng(seed);
+        g->initial_state(s, rng);
+        return make_state(g, s);
+      }, py::arg("seed") = 0, "Setup (§2) with the deck built from `seed`: the first decision.")
+      .def("random_games", &random_games, py::arg("n"), py::arg("seed") = 0)
+      .def("bench_core", &bench_core, py::arg("n_games"), py::arg("seed") = 0)
+      .def("__repr__", [](const Game& g) {
+        return "<leonardo Game players=" + std::to_string(g.num_players()) + (g.options().basic ? " basic" : " expert") +
+               (g.options().codex ? " codex" : "") + ">";
+      });
+
+  py::class_<PyState, std::shared_ptr<PyState>>(m, "State")
+      .def_property_readonly("game", [](const PyState& s) { return std::const_pointer_cast<Game>(s.game); })
+      .def("clone", [](const PyState& s) { return std::make_shared<PyState>(s); })
+      .def("__copy__", [](const PyState& s) { return std::make_shared<PyState>(s); })
+      .def("__eq__", [](const PyState& a, py::object o) {
+        if (!py::isinstance<PyState>(o)) return false;
+        const PyState& b = o.cast<const PyState&>();
+        return a.game == b.game && std::memcmp(&a.pos.st, &b.pos.st, sizeof(State)) == 0;
+      })
+      .def("__hash__", [](const PyState& s) { return (py::ssize_t)(s.pos.st.hash >> 1); })
+      .def_property_readonly("current_player", [](const PyState& s) { return s.pos.current_player(); })
+      .def("is_terminal", [](const PyState& s) { return s.pos.is_terminal(); })
+      .def("is_chance", [](const PyState& s) { return s.pos.is_chance(); })
+      .def("legal_moves", [](const PyState& s) {
+        MoveList ml;
+        s.pos.legal_moves(ml);
+        return std::vector<int>(ml.moves, ml.moves + ml.size);
+      })
+      .def("legal_move_strings", [](const PyState& s) {
+        MoveList ml;
+        s.pos.legal_moves(ml);
+        std::vector<std::string> out;
+        for (int i = 0; i < ml.size; ++i) out.push_back(s.game->move_to_string(s.pos.st, ml[i]));
+        return out;
+      })
+      .def("chance_outcomes", &outcomes, "At a draw: [(move, probability)], exact.")
+      .def("apply", &apply_obj, py::arg("move"))
+      .def("child", [](const PyState& s, py::object move) {
+        auto c = std::make_shared<PyState>(s);
+        apply_obj(*c, move);
+        return c;
+      }, py::arg("move"))
+      .def("move_to_string", [](const PyState& s, long long m) {
+        if (m < 0 || m > 0xFFFF) fail("move " + std::to_string(m) + ": not a move number");
+        bool ok = false;
+        if (s.pos.is_chance()) {
+          for (auto& o : outcomes(s)) ok |= o.first == m;
+        } else {
+          ok = !s.pos.is_terminal() && s.game->is_legal(s.pos.st, (Move)m);
+        }
+        if (!ok) fail("move " + std::to_string(m) + ": not legal here");
+        return s.game->move_to_string(s.pos.st, (Move)m);
+      }, py::arg("move"))
+      .def("parse_move", &parse, py::arg("text"))
+      .def("sample_chance", [](PyState& s, uint64_t seed) {
+        if (!s.pos.is_chance()) fail("sample_chance: not a chance node");
+        Rng rng(seed);
+        s.pos.sample_chance(rng);
+      }, py::arg("seed"))
+      .def("greedy_move", [](const PyState& s, uint64_t seed) {
+        if (s.pos.is_chance() || s.pos.is_terminal()) fail("greedy_move: not a decision");
+        Rng rng(seed);
+        return (int)s.pos.greedy_move(rng);
+      }, py::arg("seed") = 0)
+      .def("scores", [](const PyState& s) {
+        int buf[atelier::kMaxPlayers];
+        s.pos.scores(buf);
+        return std::vector<int>(buf, buf + s.game->num_players());
+      })
+      .def("returns", [](const PyState& s) {
+        double buf[atelier::kMaxPlayers];
+        s.pos.returns(buf);
+        return std::vector<double>(buf, buf + s.game->num_players());
+      })
+      .def("winners", [](const PyState& s) {
+        std::vector<int> out;
+        const uint8_t w = s.game->winners(s.pos.st);
+        for (int p = 0; p < s.game->num_players(); ++p)
+          if ((w >> p) & 1) out.push_back(p);
+        return out;
+      })
+      .def_property_readonly("hash", [](const PyState& s) { return s.pos.st.hash; })
+      .def("compute_hash", [](const PyState& s) { return s.game->compute_hash(s.pos.st); })
+      .def("compute_public", [](const PyState& s) { return s.game->compute_public(s.pos.st); })
+      .def("infoset_key", [](const PyState& s, int seat) {
+        if (seat < 0 || seat >= s.game->num_players()) fail("seat: out of range");
+        return s.pos.infoset_key(seat);
+      }, py::arg("seat"))
+      .def("validate", [](const PyState& s) { return s.game->validate(s.pos.st); })
+      .def("determinize", [](PyState& s, int seat, uint64_t seed) {
+        if (seat < 0 || seat >= s.game->num_players()) fail("seat: out of range");
+        Rng rng(seed);
+        s.pos.determinize(seat, rng);
+      }, py::arg("seat"), py::arg("seed"), "Resample what `seat` cannot see (spec §3.5), in place.")
+      .def("draw_probabilities", [](const PyState& s, int seat) {
+        if (seat < 0 || seat >= s.game->num_players()) fail("seat: out of range");
+        double p[kCards];
+        if (!s.game->draw_probabilities(s.pos.st, seat, p)) fail("draw_probabilities: no deck fits the records");
+        py::dict out;
+        for (int c = 0; c < kCards; ++c)
+          if (p[c] > 0) out[py::int_(c + 1)] = p[c];
+        return out;
+      }, py::arg("seat"), "Spec §6.2: {card: P(next card)} as `seat` sees the deck.")
+      .def("deck_hypotheses", [](const PyState& s, int seat) {
+        if (seat < 0 || seat >= s.game->num_players()) fail("seat: out of range");
+        return s.game->deck_hypotheses(s.pos.st, seat);
+      }, py::arg("seat"), "Number of §3.5.1 deck hypotheses from seat's view (-1: over capacity).")
+      .def("to_bytes", [](const PyState& s) {
+        return py::bytes(reinterpret_cast<const char*>(&s.pos.st), sizeof(State));
+      })
+      .def_static("from_bytes", [](const GamePtr& g, const py::bytes& b) {
+        std::string raw = b;
+        if (raw.size() != sizeof(State)) fail("bytes: expected " + std::to_string(sizeof(State)) + " bytes");
+        State s{};
+        std::memcpy(&s, raw.data(), sizeof(State));
+        const std::string err = g->validate(s);
+        if (!err.empty()) fail(err);
+        return make_state(g, s);
+      }, py::arg("game"), py::arg("data"))
+      .def("fields", [](const PyState& s) { return state_fields(*s.game, s.pos.st); })
+      .def("with_fields", [](const PyState& s, const py::dict& d) {
+        return make_state(std::const_pointer_cast<Game>(s.game), state_with_fields(*s.game, s.pos.st, d));
+      }, py::arg("fields"), "A copy with these fields replaced (validated; keys recomputed).")
+      .def("_capsule", [](PyState& s) {
+        return py::capsule(static_cast<void*>(&s.pos), "atelier.leonardo.Position");
+      });
+}

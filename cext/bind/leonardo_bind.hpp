@@ -1,0 +1,42 @@
+// Shared between the Leonardo binding files: the Python-side State object and the
+// dict <-> struct conversions. Everything that crosses from Python is range-checked before it
+// reaches the rules core (fields go through Game::validate), which trusts its inputs.
+#pragma once
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>  // in every binding TU: type casters must agree (ODR)
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "leonardo/game.hpp"
+
+namespace atelier::leonardo::bind {
+
+namespace py = pybind11;
+
+struct PyState {
+  std::shared_ptr<const Game> game;
+  Position pos;
+
+  PyState(std::shared_ptr<const Game> g, const State& s) : game(std::move(g)) {
+    pos.game = game.get();
+    pos.st = s;
+  }
+  PyState(const PyState& o) : game(o.game) {
+    pos.game = game.get();
+    pos.st = o.pos.st;
+  }
+};
+
+[[noreturn]] inline void fail(const std::string& msg) { throw std::invalid_argument(msg); }
+
+Edition edition_from_dict(const py::dict& d);
+py::dict state_fields(const Game& g, const State& s);
+// A copy of `base` with the given fields replaced; keys recomputed, then validated.
+State state_with_fields(const Game& g, const State& base, const py::dict& d);
+
+py::dict random_games(const std::shared_ptr<Game>& g, long n_games, uint64_t seed);
+py::dict bench_core(const std::shared_ptr<Game>& g, long n_games, uint64_t seed);
+
+}  // namespace atelier::leonardo::bind

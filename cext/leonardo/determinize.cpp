@@ -1,0 +1,424 @@
+// Determinization for a viewpoint seat (spec §3.5): resample everything `seat` cannot see,
+// consistently with the public records and its own observations.
+//  - deck: the hypothesis sampler of §3.5.1 (replay of the deck history; an opponent's look
+//    branches into every distinct arrangement of its block, weight by multiplicity / m!);
+//  - each opponent's hidden labs: drawn jointly under its snapshot (§3.5.2), hand = totals
+//    minus the labs;
+//  - opponents' pending bids: uniform over 0..money (§3.5.3).
+// Scratch memory is fixed (thread-local tables); nothing allocates.
+#include <cstring>
+
+#include "../common/bits.hpp"
+#include "game.hpp"
+
+namespace atelier::leonardo {
+
+namespace {
+
+constexpr int kCap = 4096;         // hypotheses (spec §11.4: at least 4096)
+constexpr uint8_t kLab = 100;      // entry >= kLab: an unknown card of pile (entry - kLab)
+constexpr uint8_t kNoLabel = 0xFF;
+
+struct Hyp {
+  uint8_t entry[kCards];   // current deck positions, top first
+  uint8_t label[kCards];   // identified cards: pile label, else kNoLabel
+  uint8_t len;
+  double w;
+};
+
+struct Scratch {
+  Hyp a[kCap], b[kCap];
+  int table[2 * kCap];
+};
+
+thread_local Scratch g_scratch;
+
+uint64_t hyp_key(const Hyp& h) {
+  uint64_t k = 1469598103934665603ULL;
+  for (int i = 0; i < h.len; ++i) k = (k ^ h.entry[i]) * 1099511628211ULL;
+  for (int c = 0; c < kCards; ++c) k = (k ^ h.label[c]) * 1099511628211ULL;
+  return k;
+}
+
+bool hyp_eq(const Hyp& x, const Hyp& y) {
+  return x.len == y.len && std::memcmp(x.entry, y.entry, x.len) == 0 && std::memcmp(x.label, y.label, kCards) == 0;
+}
+
+// Insert or merge h into out[0..n); returns the new count, or -1 when the capacity is exceeded.
+int add_hyp(Hyp* out, int n, int* table, const Hyp& h) {
+  uint64_t k = hyp_key(h);
+  for (uint32_t i = (uint32_t)k & (2 * kCap - 1);; i = (i + 1) & (2 * kCap - 1)) {
+    if (table[i] < 0) {
+      if (n >= kCap) return -1;
+      out[n] = h;
+      table[i] = n;
+      return n + 1;
+    }
+    if (hyp_eq(out[table[i]], h)) {
+      out[table[i]].w += h.w;
+      return n;
+    }
+  }
+}
+
+double choose_d(int n, int k) {
+  if (k < 0 || k > n) return 0.0;
+  double r = 1.0;
+  for (int i = 0; i < k; ++i) r = r * (n - i) / (i + 1);
+  return r;
+}
+
+double fact(int n) {
+  double r = 1.0;
+  for (int i = 2; i <= n; ++i) r *= i;
+  return r;
+}
+
+}  // namespace
+
+// Pools and quotas (§3.5.1 step 1). Returns false when the records admit no deck.
+struct DeckModel {
+  uint32_t pool[kLowerTiers];
+  int quota[kLowerTiers];  // t_tau
+  int size[3];
+};
+
+static void deck_model(const Game& g, const State& s, DeckModel& d) {
+  const Edition& ed = g.edition();
+  uint32_t row = 0;
+  if (g.options().basic)
+    for (int i = 0; i < ed.basic_row_len[g.num_players()]; ++i) row |= 1u << ed.basic_row[g.num_players()][i];
+  for (int t = 0; t < kLowerTiers; ++t) {
+    uint32_t tier = 0;
+    for (int c = 0; c < kCards; ++c)
+      if (ed.cards[c].tier == t) tier |= 1u << c;
+    d.pool[t] = tier & ~row & ~s.discards;
+    d.quota[t] = popcount64(d.pool[t]) - ed.plus_lower[t];
+  }
+  for (int l = 0; l < 3; ++l) d.size[l] = s.pile_size[l];
+}
+
+// Which labels card c may carry: bit l set if pile l is possible.
+static unsigned allowed_labels(const Edition& ed, const DeckModel& d, int c) {
+  if ((ed.bottom_cards >> c) & 1) return 4;
+  if ((ed.middle_cards >> c) & 1) return 2;
+  const int t = ed.cards[c].tier;
+  if (t < kLowerTiers && ((d.pool[t] >> c) & 1)) return 3;
+  return 0;
+}
+
+static double hyp_weight(const Edition& ed, const DeckModel& d, const Hyp& h) {
+  int u[kLowerTiers] = {0}, a[kLowerTiers] = {0}, k[3] = {0};
+  for (int c = 0; c < kCards; ++c) {
+    const int t = ed.cards[c].tier;
+    const bool in_pool = t < kLowerTiers && ((d.pool[t] >> c) & 1);
+    if (h.label[c] == kNoLabel) {
+      if (in_pool) ++u[t];
+      continue;
+    }
+    ++k[h.label[c]];
+    if (in_pool && h.label[c] == 0) ++a[t];
+  }
+  double w = h.w;
+  for (int t = 0; t < kLowerTiers; ++t) w *= choose_d(u[t], d.quota[t] - a[t]);
+  for (int l = 0; l < 3; ++l) w *= d.size[l] >= k[l] ? fact(d.size[l] - k[l]) : 0.0;
+  return w;
+}
+
+// Replays the deck history from `seat`'s view into g_scratch; returns the hypothesis count
+// (0: no deck fits the records; -1: more than kCap hypotheses) and where they are.
+static int replay(const Game& g, const State& s, int seat, const DeckModel& d, Hyp*& out) {
+  const Edition& ed = g.edition();
+  Scratch& S = g_scratch;
+  Hyp* cur = S.a;
+  Hyp* nxt = S.b;
+  int n = 1;
+  Hyp& h0 = cur[0];
+  h0.len = (uint8_t)(d.size[0] + d.size[1] + d.size[2]);
+  for (int i = 0; i < h0.len; ++i) h0.entry[i] = (uint8_t)(kLab + (i < d.size[0] ? 0 : i < d.size[0] + d.size[1] ? 1 : 2));
+  std::memset(h0.label, kNoLabel, sizeof h0.label);
+  h0.w = 1.0;
+  int look = 0;
+  for (int e = 0; e < s.hist_len; ++e) {
+    const uint8_t ev = s.hist[e];
+    int m = 0;
+    for (int i = 0; i < 2 * kCap; ++i) S.table[i] = -1;
+    if (!(ev & 0x80)) {  // a draw of card ev
+      for (int j = 0; j < n; ++j) {
+        Hyp h = cur[j];
+        if (!h.len) continue;
+        const uint8_t top = h.entry[0];
+        std::memmove(h.entry, h.entry + 1, --h.len);
+        if (top < kLab) {
+          if (top != ev) continue;
+        } else {
+          const int l = top - kLab;
+          if (h.label[ev] != kNoLabel || !((allowed_labels(ed, d, ev) >> l) & 1)) continue;
+          h.label[ev] = (uint8_t)l;
+        }
+        m = add_hyp(nxt, m, S.table, h);
+        if (m < 0) return -1;
+      }
+    } else {
+      const int q = (ev >> 3) & 7, mm = ev & 7;
+      const int li = look++;
+      for (int j = 0; j < n; ++j) {
+        const Hyp& h = cur[j];
+        if (h.len < mm) continue;
+        if (q == seat) {  // own look: what it saw, then its chosen order
+          Hyp x = h;
+          const int perm = look_perm(s, li);
+          uint8_t seen[4];
+          for (int i = 0; i < mm; ++i) seen[kPerms.seq[mm][perm][i]] = (uint8_t)look_card(s, li, i);
+          bool ok = true;
+          for (int i = 0; i < mm && ok; ++i) {
+            const uint8_t c = seen[i], en = x.entry[i];
+            if (en < kLab) ok = en == c;
+            else if (x.label[c] != kNoLabel || !((allowed_labels(ed, d, c) >> (en - kLab)) & 1)) ok = false;
+            else x.label[c] = (uint8_t)(en - kLab);
+          }
+          if (!ok) continue;
+          for (int i = 0; i < mm; ++i) x.entry[i] = (uint8_t)look_card(s, li, i);
+          m = add_hyp(nxt, m, S.table, x);
+          if (m < 0) return -1;
+        } else {  // an opponent's look: every arrangement, uniform prior
+          const double share = 1.0 / kPerms.count[mm];
+          for (int pi = 0; pi < kPerms.count[mm]; ++pi) {
+            Hyp x = h;
+            for (int i = 0; i < mm; ++i) x.entry[i] = h.entry[kPerms.seq[mm][pi][i]];
+            x.w = h.w * share;
+            m = add_hyp(nxt, m, S.table, x);
+            if (m < 0) return -1;
+          }
+        }
+      }
+    }
+    Hyp* t = cur;
+    cur = nxt;
+    nxt = t;
+    n = m;
+  }
+  out = cur;
+  return n;
+}
+
+int Game::deck_hypotheses(const State& s, int seat) const {
+  DeckModel d;
+  deck_model(*this, s, d);
+  Hyp* hs;
+  const int n = replay(*this, s, seat, d, hs);
+  int live = 0;  // only hypotheses of the right length and positive weight fit the position
+  for (int i = 0; i < n; ++i) live += hs[i].len == s.deck_len && hyp_weight(ed_, d, hs[i]) > 0.0;
+  return n < 0 ? -1 : live;
+}
+
+bool Game::sample_deck(State& s, int seat, Rng& rng) const {
+  DeckModel d;
+  deck_model(*this, s, d);
+  Hyp* hs;
+  const int n = replay(*this, s, seat, d, hs);
+  if (n <= 0) return false;
+  double total = 0.0;
+  static thread_local double wt[kCap];
+  for (int i = 0; i < n; ++i) {
+    wt[i] = hs[i].len == s.deck_len ? hyp_weight(ed_, d, hs[i]) : 0.0;
+    total += wt[i];
+  }
+  if (!(total > 0.0)) return false;
+  double r = rng.uniform() * total;
+  int pick = 0;
+  while (pick < n - 1 && r >= wt[pick]) r -= wt[pick++];
+  while (wt[pick] <= 0.0) --pick;  // rounding at the end of the list
+  const Hyp& h = hs[pick];
+  // Fill the piles (§3.5.1 steps 5-6).
+  uint8_t unk[3][kCards];
+  int nu[3] = {0, 0, 0};
+  uint32_t mid_lower = 0;
+  for (int c = 0; c < kCards; ++c)
+    if (h.label[c] == 1 && ed_.cards[c].tier < kLowerTiers) mid_lower |= 1u << c;
+  for (int t = 0; t < kLowerTiers; ++t) {
+    uint8_t free[kCards];
+    int nf = 0, a = 0;
+    for (uint32_t w = d.pool[t]; w; w &= w - 1) {
+      const int c = lsb64(w);
+      if (h.label[c] == kNoLabel) free[nf++] = (uint8_t)c;
+      else if (h.label[c] == 0) ++a;
+    }
+    const int want = d.quota[t] - a;
+    for (int i = 0; i < nf; ++i) {  // uniform subset of size `want` goes to the top pile
+      const int j = i + (int)rng.below((uint32_t)(nf - i));
+      const uint8_t x = free[i]; free[i] = free[j]; free[j] = x;
+      if (i < want) unk[0][nu[0]++] = free[i];
+      else {
+        unk[1][nu[1]++] = free[i];
+        mid_lower |= 1u << free[i];
+      }
+    }
+  }
+  for (int c = 0; c < kCards; ++c) {
+    if (h.label[c] != kNoLabel) continue;
+    if ((ed_.middle_cards >> c) & 1) unk[1][nu[1]++] = (uint8_t)c;
+    else if ((ed_.bottom_cards >> c) & 1) unk[2][nu[2]++] = (uint8_t)c;
+  }
+  for (int l = 0; l < 3; ++l)
+    for (int i = nu[l] - 1; i > 0; --i) {
+      const int j = (int)rng.below((uint32_t)(i + 1));
+      const uint8_t x = unk[l][i]; unk[l][i] = unk[l][j]; unk[l][j] = x;
+    }
+  int used[3] = {0, 0, 0};
+  uint8_t deck[kCards];
+  for (int i = 0; i < h.len; ++i) {
+    const uint8_t en = h.entry[i];
+    if (en < kLab) {
+      deck[i] = en;
+    } else {
+      const int l = en - kLab;
+      if (used[l] >= nu[l]) return false;
+      deck[i] = unk[l][used[l]++];
+    }
+  }
+  // The sampled deck must hold exactly the cards the public record says are in it.
+  uint32_t have = 0, want = 0;
+  for (int i = 0; i < s.deck_len; ++i) want |= 1u << s.deck[i];
+  for (int i = 0; i < h.len; ++i) have |= 1u << deck[i];
+  if (have != want) return false;
+  std::memcpy(s.deck, deck, s.deck_len);
+  s.mid_lower = mid_lower;
+  return true;
+}
+
+// §3.5.2: one hidden lab uniform over cand; two jointly over valid pairs under the snapshot.
+void Game::sample_labs(State& s, int q, Rng& rng) const {
+  Player& P = s.pl[q];
+  const bool h0 = P.lab[0].hidden(), h1 = P.lab[1].hidden();
+  if (!h0 && !h1) return;
+  uint8_t tot[kKinds], rev[kKinds];
+  for (int k = 0; k < kKinds; ++k) {
+    tot[k] = (uint8_t)(P.hand[k] + lab_mat(P, 0, k) + lab_mat(P, 1, k));
+    rev[k] = 0;
+    for (int l = 0; l < kLabs; ++l)
+      if (!P.lab[l].hidden()) rev[k] = (uint8_t)(rev[k] + lab_mat(P, l, k));
+  }
+  uint8_t room[kKinds];
+  for (int k = 0; k < kKinds; ++k) room[k] = (uint8_t)(tot[k] - rev[k]);
+  int x0 = P.lab[0].card, x1 = P.lab[1].card;
+  if (h0 && h1) {
+    uint8_t B[kKinds];
+    for (int k = 0; k < kKinds; ++k) B[k] = (uint8_t)nib(P.snap_budget, k);
+    int count = 0, pick = -1, pa = -1, pb = -1;
+    for (uint32_t wa = P.lab[0].cand; wa; wa &= wa - 1)
+      for (uint32_t wb = P.lab[1].cand; wb; wb &= wb - 1) {
+        const int a = lsb64(wa), b = lsb64(wb);
+        if (a == b) continue;
+        bool ok = true;
+        for (int k = 0; k < kKinds && ok; ++k) {
+          const int need = ed_.cards[a].mats[k] + ed_.cards[b].mats[k];
+          ok = need <= B[k] && need <= room[k];
+        }
+        if (!ok) continue;
+        if (rng.below((uint32_t)++count) == 0) pick = count, pa = a, pb = b;  // reservoir
+      }
+    if (pick < 0) return;  // no valid pair: keep the true labs (records are exact, so unreachable)
+    x0 = pa;
+    x1 = pb;
+  } else {
+    const int l = h0 ? 0 : 1;
+    const int other = P.lab[1 - l].card;
+    int count = 0, pick = -1;
+    for (uint32_t w = P.lab[l].cand; w; w &= w - 1) {
+      const int a = lsb64(w);
+      if (a == other || !ed_.fits(a, room)) continue;
+      if (rng.below((uint32_t)++count) == 0) pick = a;
+    }
+    if (pick < 0) return;
+    (l == 0 ? x0 : x1) = pick;
+  }
+  for (int l = 0; l < kLabs; ++l) {
+    if (!P.lab[l].hidden()) continue;
+    P.lab[l].card = (uint8_t)(l == 0 ? x0 : x1);
+    for (int k = 0; k < kKinds; ++k) set_lab_mat(P, l, k, ed_.cards[P.lab[l].card].mats[k]);
+  }
+  for (int k = 0; k < kKinds; ++k) P.hand[k] = (uint8_t)(tot[k] - lab_mat(P, 0, k) - lab_mat(P, 1, k));
+}
+
+void Game::determinize(State& s, int seat, Rng& rng) const {
+  if (s.phase == GAME_OVER) return;
+  for (int q = 0; q < n_; ++q)
+    if (q != seat) sample_labs(s, q, rng);
+  if (s.phase == BID) {  // opponents' bids already entered, uniform over 0..money
+    int i = 0;
+    for (int j = 0; j < n_; ++j) {
+      const int q = (s.leo + j) % n_;
+      if (!((s.d_seats[s.d_idx] >> q) & 1)) continue;
+      if (q != seat && i < s.idx) {
+        const int top = s.pl[q].money < kMaxBid ? s.pl[q].money : kMaxBid;
+        s.bids[q] = (uint16_t)rng.below((uint32_t)top + 1);
+      }
+      ++i;
+    }
+  }
+  if (s.deck_len) sample_deck(s, seat, rng);
+  rekey(s);
+}
+
+}  // namespace atelier::leonardo
+
+namespace atelier::leonardo {
+
+// §6.2: the next card's distribution as `seat` sees it, marginalised over the hypotheses.
+// p[c] for every card; returns false when no hypothesis fits (or over capacity).
+bool Game::draw_probabilities(const State& s, int seat, double* p) const {
+  for (int c = 0; c < kCards; ++c) p[c] = 0.0;
+  if (!s.deck_len) return false;
+  DeckModel d;
+  deck_model(*this, s, d);
+  Hyp* hs;
+  const int n = replay(*this, s, seat, d, hs);
+  if (n <= 0) return false;
+  double total = 0.0;
+  for (int i = 0; i < n; ++i) {
+    const Hyp& h = hs[i];
+    if (h.len != s.deck_len) continue;
+    const double w = hyp_weight(ed_, d, h);
+    if (!(w > 0.0)) continue;
+    total += w;
+    if (h.entry[0] < kLab) {
+      p[h.entry[0]] += w;
+      continue;
+    }
+    const int l = h.entry[0] - kLab;
+    int u[kLowerTiers] = {0}, a[kLowerTiers] = {0}, k[3] = {0};
+    for (int c = 0; c < kCards; ++c) {
+      const int t = ed_.cards[c].tier;
+      const bool in_pool = t < kLowerTiers && ((d.pool[t] >> c) & 1);
+      if (h.label[c] == kNoLabel) {
+        if (in_pool) ++u[t];
+        continue;
+      }
+      ++k[h.label[c]];
+      if (in_pool && h.label[c] == 0) ++a[t];
+    }
+    const double slots = d.size[l] - k[l];
+    for (int c = 0; c < kCards; ++c) {
+      if (h.label[c] != kNoLabel) continue;
+      const int t = ed_.cards[c].tier;
+      const bool in_pool = t < kLowerTiers && ((d.pool[t] >> c) & 1);
+      double q = 0.0;
+      if (in_pool && u[t] > 0) {
+        const int top = d.quota[t] - a[t];
+        if (l == 0) q = (double)top / u[t] / slots;
+        else if (l == 1) q = (double)(u[t] - top) / u[t] / slots;
+      } else if (l == 1 && ((ed_.middle_cards >> c) & 1)) {
+        q = 1.0 / slots;
+      } else if (l == 2 && ((ed_.bottom_cards >> c) & 1)) {
+        q = 1.0 / slots;
+      }
+      p[c] += w * q;
+    }
+  }
+  if (!(total > 0.0)) return false;
+  for (int c = 0; c < kCards; ++c) p[c] /= total;
+  return true;
+}
+
+}  // namespace atelier::leonardo

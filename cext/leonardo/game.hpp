@@ -1,0 +1,141 @@
+// Leonardo da Vinci: the Game (configuration + rules) and the Position (Game* + State) that
+// implements the common Game concept (cext/common/concept.md) for the search.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "../common/movelist.hpp"
+#include "../common/rng.hpp"
+#include "edition.hpp"
+#include "state.hpp"
+
+namespace atelier::leonardo {
+
+struct Options {
+  bool basic = false;  // beginner kits and fixed starting row (§2.3); default expert (§2.4, R1)
+  bool codex = false;  // Codex Leonardi I, "Powerful Council" (§8)
+};
+
+struct ScoreDetail {
+  int money, types, bonus, total, n_cards;
+  int by_tier[kTiers];  // owned cards per tier (tie-break, §7)
+};
+
+class Game {
+ public:
+  // Throws std::invalid_argument("field: reason") on a bad edition or player count.
+  Game(const Edition& edition, int n_players, Options options);
+
+  const Edition& edition() const { return ed_; }
+  const Options& options() const { return opt_; }
+  int num_players() const { return n_; }
+  int row_size() const { return ed_.row_size[n_]; }
+  const CardData& card(int c) const { return ed_.cards[c]; }
+
+  // Setup (§2): samples the deck construction (§2.2, a chance node resolved from rng), deals
+  // the expert row, hands out kits; the result is the first decision (favour pick or Phase A).
+  void initial_state(State& s, Rng& rng) const;
+
+  int current_player(const State& s) const;  // seat, kChancePlayer or kTerminalPlayer
+  void legal_moves(const State& s, MoveList& out) const;  // canonical order (docs/notation.md)
+  bool is_legal(const State& s, Move m) const;
+  void apply(State& s, Move m) const;         // precondition: is_legal(s, m)
+
+  // Chance (§5.6 refill draw, §6): outcomes are M_DRAW moves with exact probabilities.
+  int chance_outcomes(const State& s, Move* m, double* p, int cap) const;
+  void sample_chance(State& s, Rng& rng) const;
+  void apply_chance(State& s, Move m) const;  // precondition: m is an outcome
+
+  // Scoring (§7); valid at any state, final at GAME_OVER.
+  ScoreDetail score(const State& s, int seat) const;
+  void scores(const State& s, int* out) const;
+  void returns(const State& s, double* out) const;
+  uint8_t winners(const State& s) const;
+
+  uint64_t compute_hash(const State& s) const;         // from scratch; equals s.hash
+  uint64_t compute_public(const State& s) const;       // from scratch; equals s.pub
+  uint64_t private_key(const State& s, int seat) const;  // what only `seat` sees
+  uint64_t infoset_key(const State& s, int seat) const { return s.pub ^ private_key(s, seat); }
+
+  // Every packed-field bound and the §3.1 record checks. "" when valid, else "field: reason".
+  std::string validate(const State& s) const;
+
+  std::string move_to_string(const State& s, Move m) const;
+  std::string parse_move(const State& s, const std::string& text, Move& m) const;
+
+  Move greedy_move(const State& s, Rng& rng) const;
+
+  // §3.5 (determinize.cpp): resample what `seat` cannot see. deck_hypotheses counts the §3.5.1
+  // hypotheses (0: no deck fits the history; -1: more than the 4096 capacity).
+  void determinize(State& s, int seat, Rng& rng) const;
+  int deck_hypotheses(const State& s, int seat) const;
+  // §6.2 lazy draws: P(next card = c) from seat's view, p[kCards]; false if no deck fits.
+  bool draw_probabilities(const State& s, int seat, double* p) const;
+  bool sample_deck(State& s, int seat, Rng& rng) const;
+  void sample_labs(State& s, int q, Rng& rng) const;
+
+  // Helpers shared by the rules files.
+  int thr(const State& s, int p, int c, uint32_t owned) const;  // §5.5 D2 threshold
+  void rank(const State& s, int area, uint8_t* order, int& count) const;  // §5.4.1
+  uint32_t startable(const State& s) const;  // row ∪ deck (turns 1-7), row (8-9)
+  void rekey(State& s) const {
+    s.pub = compute_public(s);
+    s.hash = hash_with_public(s, s.pub);
+  }
+  uint64_t hash_with_public(const State& s, uint64_t pub) const;
+  // Run automatic steps and forced moves (§11.4) up to the next decision, chance node or end;
+  // for states built from outside (after validate). apply() does this itself.
+  void settle(State& s) const;
+
+ private:
+  Edition ed_;
+  int n_;
+  Options opt_;
+  uint32_t tier_mask_[kTiers];
+
+  void gen(const State& s, MoveList& out) const;
+  void play(State& s, Move m) const;   // one transition, no settling
+  bool auto_step(State& s) const;      // one automatic step; false at a decision/chance/end
+  void begin_turn(State& s) const;
+  void begin_phase_c(State& s) const;
+  void council_next(State& s) const;
+  void council_exec(State& s) const;
+  void area_begin(State& s, int area) const;
+  void area_next(State& s, bool removed_current) const;
+  void research(State& s) const;
+  void hand_out_next(State& s) const;
+  void end_turn(State& s) const;
+  void start_lab(State& s, int p, int l, int c) const;
+  void cancel_lab(State& s, int p, int l) const;
+  void reveal_lab(State& s, int p, int l) const;
+  void fold_snapshot(State& s, int p, int stopped, bool cancelled, uint32_t stopped_cand) const;
+  uint32_t totals_budget(const State& s, int p, uint8_t* out) const;
+  int bidder(const State& s, int i) const;
+  bool codex_any(const State& s, int owner) const;
+  void gen_codex(const State& s, int owner, MoveList& out) const;
+};
+
+struct Position {
+  const Game* game;
+  State st;
+
+  int num_players() const { return game->num_players(); }
+  int current_player() const { return game->current_player(st); }
+  bool is_terminal() const { return st.phase == GAME_OVER; }
+  bool is_chance() const { return st.phase == DRAW; }
+  void legal_moves(MoveList& out) const { game->legal_moves(st, out); }
+  void apply(Move m) { game->apply(st, m); }
+  void sample_chance(Rng& rng) { game->sample_chance(st, rng); }
+  int chance_outcomes(Move* m, double* p, int cap) const { return game->chance_outcomes(st, m, p, cap); }
+  void apply_chance(Move m) { game->apply_chance(st, m); }
+  void returns(double* out) const { game->returns(st, out); }
+  void scores(int* out) const { game->scores(st, out); }
+  uint64_t hash() const { return st.hash; }
+  uint64_t infoset_key(int seat) const { return game->infoset_key(st, seat); }
+  void determinize(int seat, Rng& rng) { game->determinize(st, seat, rng); }
+  Move greedy_move(Rng& rng) const { return game->greedy_move(st, rng); }
+};
+
+static_assert(std::is_trivially_copyable<Position>::value, "Position must be memcpy-able");
+
+}  // namespace atelier::leonardo

@@ -1,0 +1,169 @@
+"""Leonardo da Vinci: hidden information (rules spec §3.5). determinize(seat) keeps the seat's
+information-set key and legal moves, and samples the rest by the spec's procedures: hidden labs
+drawn jointly under the start snapshot (S27), the deck by the hypothesis sampler after an
+opponent's look across a pile boundary (S28)."""
+import random
+
+from leonardo_helpers import all_pass, game, play, player, skip_phase_a
+
+IRON, GLASS, WOOD, BRICK, ROPE = range(5)
+
+
+def s27_state():
+    s = game(3, basic=True).start(0)
+    f = s.fields()
+    shops = list(f["shops"])
+    shops[IRON] += 1
+    shops[GLASS] -= 1
+    shops[WOOD] -= 2
+    s = s.with_fields({"shops": shops, "players": [{}, {"hand": [0, 1, 2, 0, 0]}, {}]})
+    play(s, "start:small:none", "start:small:2", "start:large:5")
+    return s
+
+
+def test_s27_records_at_start():
+    s = s27_state()
+    p1 = player(s, 1)
+    assert p1["labs"][0]["cand"] == [2, 5, 10] and p1["labs"][1]["cand"] == [2, 5, 10]
+    assert p1["snap_turn"] == 1 and p1["snap_budget"] == [0, 1, 2, 0, 0]
+
+
+def test_s27_hidden_labs_are_drawn_jointly():
+    s = s27_state()
+    f = s.fields()
+    shops = list(f["shops"])
+    shops[WOOD] -= 4
+    shops[GLASS] -= 4
+    s = s.with_fields({"shops": shops, "players": [{}, {"hand": [0, 4, 5, 0, 0]}, {}]})
+    key = s.infoset_key(0)
+    pairs = {}
+    for seed in range(300):
+        t = s.clone()
+        t.determinize(0, seed)
+        assert t.validate() == "" and t.infoset_key(0) == key
+        p1 = player(t, 1)
+        pair = (p1["labs"][0]["card"], p1["labs"][1]["card"])
+        pairs[pair] = pairs.get(pair, 0) + 1
+        assert p1["hand"] == [0, 4, 5, 0, 0]
+    assert set(pairs) == {(2, 5), (5, 2)}
+    assert 100 < pairs[(2, 5)] < 200
+
+
+def test_determinize_keeps_infoset_and_moves_in_random_games():
+    rng = random.Random(3)
+    for n in (2, 3, 4, 5):
+        s = game(n).start(n)
+        while not s.is_terminal():
+            if s.is_chance():
+                s.sample_chance(rng.randrange(1 << 30))
+                continue
+            if rng.random() < 0.1:
+                seat = rng.randrange(n)
+                t = s.clone()
+                t.determinize(seat, rng.randrange(1 << 30))
+                assert t.validate() == ""
+                assert t.infoset_key(seat) == s.infoset_key(seat)
+                if s.current_player == seat:
+                    assert t.legal_moves() == s.legal_moves()
+                assert s.deck_hypotheses(seat) >= 1
+            ms = s.legal_moves()
+            s.apply(ms[rng.randrange(len(ms))])
+
+
+def s28_state():
+    g = game(5, basic=True)
+    seed = next(sd for sd in range(100) if 2 in g.start(sd).fields()["deck"][:4])
+    s = g.start(seed)
+    deck = s.fields()["deck"]
+    deck = [c for c in deck[:4] if c != 2] + deck[4:]
+    return s.with_fields({
+        "turn": 2, "row": [12, 8, 3, 9, 2], "deck": deck, "completed_any": [1],
+        "players": [{"owned": [1], "completed": [1]}, {}, {}, {}, {}],
+        "history": [2, ["look", 3, 4]], "look_cards": [[deck[:4], 0]], "known_prefix": 4,
+    }), deck
+
+
+def test_s28_deck_after_an_opponent_look_across_the_pile_boundary():
+    s, deck = s28_state()
+    assert s.deck_hypotheses(0) > 1
+    assert s.deck_hypotheses(3) == 1
+    n = 4000
+    freq = {}
+    for seed in range(n):
+        t = s.clone()
+        t.determinize(0, seed)
+        c = t.fields()["deck"][0]
+        freq[c] = freq.get(c, 0) + 1 / n
+    for c in (4, 5, 7, 11, 13, 15):
+        assert abs(freq.get(c, 0) - 3 / 22) < 0.025, c
+    rest = (6, 10, 14, 16, 17, 18, 19, 20)
+    assert abs(sum(freq.get(c, 0) for c in rest) - 8 / 44) < 0.03
+    assert set(freq) <= {4, 5, 7, 11, 13, 15, *rest}
+    for seed in range(20):  # P3 knows the next card
+        t = s.clone()
+        t.determinize(3, seed)
+        assert t.fields()["deck"][:4] == deck[:4]
+
+
+def approx(d, card, value):
+    assert abs(d.get(card, 0.0) - value) < 1e-12, (card, d.get(card), value)
+
+
+def test_s19_viewpoint_draw_probabilities_exact():
+    s = game(5, basic=True).start(0)
+    d = s.draw_probabilities(0)
+    for c in (2, 4, 5):
+        approx(d, c, 1 / 6)
+    for c in (7, 11, 13, 15):
+        approx(d, c, 1 / 8)
+    assert set(d) == {2, 4, 5, 7, 11, 13, 15}
+
+
+def test_s28_viewpoint_draw_probabilities_exact():
+    s, deck = s28_state()
+    d = s.draw_probabilities(0)
+    for c in (4, 5, 7, 11, 13, 15):
+        approx(d, c, 3 / 22)
+    for c in (6, 10, 14, 16, 17, 18, 19, 20):
+        approx(d, c, 1 / 44)
+    assert set(d) == {4, 5, 7, 11, 13, 15, 6, 10, 14, 16, 17, 18, 19, 20}
+    assert s.draw_probabilities(3) == {deck[0]: 1.0}  # P3 knows the next card
+
+
+def test_s28_variant_after_drawing_4():
+    s, deck = s28_state()
+    f = s.fields()
+    s = s.with_fields({"row": [8, 3, 9, 2, 4], "deck": [c for c in deck if c != 4],
+                       "completed_any": [1, 12], "history": [2, ["look", 3, 4], 4], "known_prefix": 3,
+                       "players": [{}, {"owned": [12], "completed": [12]}, {}, {}, {}]})
+    d = s.draw_probabilities(0)
+    approx(d, 5, 1 / 18)
+    for c in (7, 11, 13, 15):
+        approx(d, c, 13 / 72)
+    for c in (6, 10, 14, 16, 17, 18, 19, 20):
+        approx(d, c, 1 / 36)
+
+
+def test_s27_variant_d5_prunes_cand_and_leaves_one_pair():
+    s = game(3, basic=True).start(0)
+    f = s.fields()
+    shops = list(f["shops"])
+    shops[IRON] += 1
+    shops[GLASS] -= 1
+    shops[WOOD] -= 2
+    s = s.with_fields({"shops": shops, "row": [1, 12, 8, 5], "box": [3],
+                       "deck": [c for c in f["deck"] if c != 5], "history": [5],
+                       "players": [{}, {"hand": [0, 1, 2, 0, 0]}, {}]})
+    play(s, "start:small:none", "start:small:5", "start:large:2")
+    skip_phase_a(s)
+    s = s.with_fields({"players": [{}, {"labs": [{"counter": 1}, {"counter": 4}]}, {}]})
+    all_pass(s)
+    p1 = player(s, 1)
+    assert p1["labs"][0]["card"] == 5 and p1["labs"][1]["card"] == 2  # nothing completed
+    assert p1["labs"][1]["cand"] == [2, 10]   # #5 left: counter 4 met thr 4 while in the row
+    assert p1["labs"][0]["cand"] == [2, 5, 10]
+    for seed in range(30):
+        t = s.clone()
+        t.determinize(0, seed)
+        q = player(t, 1)
+        assert (q["labs"][0]["card"], q["labs"][1]["card"]) == (5, 2)

@@ -1,0 +1,220 @@
+"""Leonardo da Vinci: random playouts to the end (2-5 players, both setups, Codex) with the
+invariants of the rules: termination after turn 9, conservation (validate() checks materials,
+apprentices, mechanical men and the 25 cards on every state, and hash / public key against a
+recomputation), clone equality and independence, the notation round trip for every legal move,
+and the score formula. CI size is small; ``-m slow`` runs the big C++ batch."""
+import random
+
+import pytest
+
+from leonardo_helpers import game
+
+CONFIGS = [(n, basic, codex) for n in (2, 3, 4, 5) for basic in (False, True) for codex in (False, True)
+           if not codex or n in (3, 4)]
+
+
+def stepped_game(g, seed):
+    rng = random.Random(seed)
+    s = g.start(seed)
+    decisions = 0
+    money_in = 0
+    while not s.is_terminal():
+        assert s.validate() == ""
+        assert s.hash == s.compute_hash()
+        if s.is_chance():
+            outs = s.chance_outcomes()
+            assert outs and abs(sum(p for _, p in outs) - 1) < 1e-12
+            s.apply(outs[rng.randrange(len(outs))][0])
+            continue
+        ms = s.legal_moves()
+        assert ms, "a decision with no legal move"
+        assert len(set(ms)) == len(ms)
+        for m in ms:
+            assert s.parse_move(s.move_to_string(m)) == m
+        if rng.random() < 0.05:
+            c = s.clone()
+            assert c == s and c.hash == s.hash
+            c.apply(ms[0])
+            assert c != s
+            assert s.validate() == ""
+        s.apply(ms[rng.randrange(len(ms))])
+        decisions += 1
+        assert decisions < 5000
+    f = s.fields()
+    assert f["turn"] == 9 and f["phase"] == "GAME_OVER"
+    assert s.legal_moves() == []
+    for p, pl in enumerate(f["players"]):
+        types = {g.card(c)["type"] for c in pl["owned"]}
+        bonus = {5: 20, 4: 13, 3: 8}.get(len(types), 0)
+        assert s.scores()[p] == pl["money"] + bonus
+    r = s.returns()
+    assert abs(sum(r) - 1) < 1e-12 and len(s.winners()) >= 1
+    return decisions
+
+
+@pytest.mark.parametrize("n,basic,codex", CONFIGS)
+def test_python_stepped_games(n, basic, codex):
+    g = game(n, basic=basic, codex=codex)
+    for seed in range(2):
+        stepped_game(g, seed * 7 + n)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_cpp_random_games(n):
+    for basic in (False, True):
+        out = game(n, basic=basic).random_games(60, seed=n)
+        assert (out["lengths"] > 0).all()
+        assert out["scores"].shape == (60, n)
+        assert (out["scores"] >= 0).all()
+
+
+def test_clone_is_independent():
+    s = game(3).start(4)
+    c = s.clone()
+    before = s.fields()
+    c.apply(c.legal_moves()[0])
+    assert s.fields() == before and c != s
+
+
+def test_from_bytes_round_trip_and_rejects_bad_hash():
+    from atelier._core import leonardo as L
+    g = game(4)
+    s = g.start(9)
+    for _ in range(30):
+        if s.is_chance():
+            s.sample_chance(1)
+        else:
+            s.apply(s.legal_moves()[-1])
+    b = s.to_bytes()
+    assert L.State.from_bytes(g, b) == s
+    bad = bytearray(b)
+    bad[0] ^= 1
+    with pytest.raises(ValueError, match="hash"):
+        L.State.from_bytes(g, bytes(bad))
+
+
+def test_random_bytes_never_crash():
+    from atelier._core import leonardo as L
+    g = game(3)
+    s = g.start(2)
+    base = bytearray(s.to_bytes())
+    rng = random.Random(5)
+    for _ in range(3000):
+        b = bytearray(base)
+        for _ in range(rng.randrange(1, 4)):
+            b[rng.randrange(16, len(b))] = rng.randrange(256)
+        try:
+            L.State.from_bytes(g, bytes(b))
+        except ValueError:
+            pass
+
+
+def split_state(lab_card, hand):
+    """Basic 2p, P1's small lab hidden on lab_card; P1's totals are wood 1 + glass 1 + iron 1."""
+    s = game(2, basic=True).start(0)
+    mats = {2: [0, 0, 1, 0, 0], 5: [0, 1, 0, 0, 0]}[lab_card]
+    return s.with_fields({
+        "shops": [10, 11, 11, 11, 10],
+        "players": [{}, {"hand": hand, "labs": [
+            {"card": lab_card, "counter": 2, "start_turn": 1, "cand": [2, 5], "materials": mats}, {}]}],
+    })
+
+
+def test_infoset_key_hides_opponent_hand_and_lab():
+    a = split_state(2, [1, 1, 0, 0, 0])
+    b = split_state(5, [1, 0, 1, 0, 0])
+    assert a.hash != b.hash
+    assert a.infoset_key(0) == b.infoset_key(0)
+    assert a.infoset_key(1) != b.infoset_key(1)
+    assert a.legal_moves() == b.legal_moves()  # P0 to move, same options
+
+
+def test_infoset_key_hides_deck_order():
+    s = game(4, basic=True).start(3)
+    deck = s.fields()["deck"]
+    t = s.with_fields({"deck": [deck[1], deck[0]] + deck[2:]})  # two top-pile cards swapped
+    assert s.hash != t.hash
+    for seat in range(4):
+        assert s.infoset_key(seat) == t.infoset_key(seat)
+
+
+def auction_state():
+    s = game(2, basic=True).start(0)
+    f = s.fields()
+    return s.with_fields({"phase": "BID", "row": without(f["row"], [1]), "pending": [[1, [0, 1]]],
+                          "pending_index": 0, "idx": 0, "actor": 0,
+                          "players": [{"money": 6}, {"money": 6}]})
+
+
+def without(seq, cards):
+    return [c for c in seq if c not in cards]
+
+
+def test_sealed_bid_hidden_from_the_next_bidder():
+    s = auction_state()
+    assert s.legal_move_strings() == [f"bid:{b}" for b in range(7)]
+    a, b = s.child("bid:2"), s.child("bid:5")
+    assert a.current_player == b.current_player == 1
+    assert a.infoset_key(1) == b.infoset_key(1)   # P1 cannot see P0's bid
+    assert a.infoset_key(0) != b.infoset_key(0)   # P0 knows its own
+    assert a.legal_moves() == b.legal_moves()
+
+
+def test_auction_tie_goes_first_from_leonardo_and_zero_boxes():
+    s = auction_state()
+    play_ = lambda st, *m: [st.apply(x) for x in m]
+    t = s.clone()
+    play_(t, "bid:4", "bid:4")
+    f = t.fields()
+    assert f["players"][0]["owned"] == [1] and f["players"][0]["money"] == 2 and f["players"][1]["money"] == 6
+    z = s.clone()
+    play_(z, "bid:0", "bid:0")
+    assert 1 in z.fields()["box"]
+    w = s.with_fields({"leonardo": 1, "actor": 1})
+    play_(w, "bid:4", "bid:4")
+    assert w.fields()["players"][1]["owned"] == [1]
+
+
+@pytest.mark.slow
+def test_cpp_random_games_slow():
+    for n in (2, 3, 4, 5):
+        for basic in (False, True):
+            game(n, basic=basic).random_games(3000, seed=n)
+
+
+def test_greedy_plays_legal_moves_to_the_end():
+    for n in (2, 4):
+        s = game(n).start(n)
+        k = 0
+        while not s.is_terminal():
+            if s.is_chance():
+                s.sample_chance(k)
+                continue
+            m = s.greedy_move(k)
+            assert m in s.legal_moves()
+            s.apply(m)
+            k += 1
+        assert s.fields()["turn"] == 9
+
+
+def test_bad_moves_and_fields_are_clear_errors():
+    s = game(3).start(1)
+    for bad in ("", "claim:9", "favour:b:iron", "bid:-1", "x" * 100, "start:small:26", "favour:\u00e9"):
+        with pytest.raises(ValueError, match="^move '"):
+            s.apply(bad)
+    with pytest.raises(ValueError, match="not legal"):
+        s.apply(0xFFFF)
+    with pytest.raises(ValueError, match="money"):
+        s.with_fields({"players": [{"money": 70000}, {}, {}]})
+    with pytest.raises(ValueError, match="twice"):
+        s.with_fields({"row": [1, 1]})
+
+
+def test_position_whose_deck_history_no_deck_fits_is_rejected():
+    s = game(3, basic=True).start(0)
+    f = s.fields()
+    # #6 (silver) cannot be the first card drawn: basic 3p puts every pool silver in the middle.
+    with pytest.raises(ValueError, match="deck history"):
+        s.with_fields({"deck": without(f["deck"], [6]), "history": [6], "box": [6]})
+    # Drawn from where it can lie, the same card is fine.
+    s.with_fields({"deck": without(f["deck"], [2]), "history": [2], "box": [2]})
