@@ -18,48 +18,7 @@ py::object need(const py::dict& d, const char* key, const std::string& where) {
   return d[key];
 }
 
-long as_int(py::handle h, const std::string& field, long lo, long hi) {
-  // bool is an int in Python; a `true` where a count belongs is a mistake, not a 1.
-  if (PyBool_Check(h.ptr()) || !PyIndex_Check(h.ptr())) fail(field + ": expected an integer");
-  long long v;
-  try {
-    v = py::int_(py::reinterpret_borrow<py::object>(h)).cast<long long>();
-  } catch (const py::error_already_set&) {
-    fail(field + ": integer out of range");
-  } catch (const py::cast_error&) {
-    fail(field + ": integer out of range");
-  }
-  if (v < lo || v > hi)
-    fail(field + ": " + std::to_string(v) + " is out of range " + std::to_string(lo) + ".." +
-         std::to_string(hi));
-  return (long)v;
-}
-
-bool as_bool(py::handle h, const std::string& field) {
-  if (PyBool_Check(h.ptr())) return h.cast<bool>();
-  return as_int(h, field, 0, 1) != 0;
-}
-
-std::string as_str(py::handle h, const std::string& field) {
-  if (!PyUnicode_Check(h.ptr())) fail(field + ": expected a string");
-  return h.cast<std::string>();
-}
-
-py::sequence as_seq(py::handle h, const std::string& field, long n = -1) {
-  if (!PyList_Check(h.ptr()) && !PyTuple_Check(h.ptr())) fail(field + ": expected a list");
-  auto seq = py::reinterpret_borrow<py::sequence>(h);
-  if (n >= 0 && (long)py::len(seq) != n)
-    fail(field + ": expected " + std::to_string(n) + " entries, got " +
-         std::to_string(py::len(seq)));
-  return seq;
-}
-
-py::dict as_dict(py::handle h, const std::string& field) {
-  if (!PyDict_Check(h.ptr())) fail(field + ": expected an object");
-  return py::reinterpret_borrow<py::dict>(h);
-}
-
-std::string at(const std::string& f, size_t i) { return f + "[" + std::to_string(i) + "]"; }
+std::string as_str(py::handle h, const std::string& field) { return as_text(h, field); }
 
 uint8_t pack_pair(py::handle h, const std::string& field) {
   auto seq = as_seq(h, field, 2);
@@ -74,7 +33,7 @@ py::list unpack_pair(uint8_t t) { return py::cast(std::vector<int>{t & 0xF, t >>
 
 // ---- Edition -------------------------------------------------------------------------------
 
-Edition edition_from_dict(const py::dict& d) {
+Edition edition_from_dict(const py::dict& d) {  // d: checked by the caller
   Edition ed{};
   auto invs = as_seq(need(d, "inventors", ""), "inventors", kTeams);
   for (int t = 0; t < kTeams; t++) {
@@ -236,10 +195,10 @@ State state_from_fields(const Game& g, const py::dict& d) {
   s.age = (uint8_t)as_int(need(d, "age", ""), "age", 1, kAges);
   py::object ph = need(d, "phase", "");
   if (PyUnicode_Check(ph.ptr())) {
-    std::string name = ph.cast<std::string>();
+    std::string name = as_text(ph, "phase", 64);
     auto it = std::find(kPhaseNames, kPhaseNames + 4, name);
     if (it == kPhaseNames + 4)
-      fail("phase: '" + name + "' is not one of CHANCE_REVEAL, MAIN, REWARD, TERMINAL");
+      fail("phase: " + quoted(ph) + " is not one of CHANCE_REVEAL, MAIN, REWARD, TERMINAL");
     s.phase = (uint8_t)(it - kPhaseNames);
   } else {
     s.phase = (uint8_t)as_int(ph, "phase", 0, 3);

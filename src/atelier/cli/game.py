@@ -9,6 +9,7 @@ import click
 
 import atelier
 
+from .. import jsonfmt
 from ..errors import InputError
 from ..games import GAMES
 from . import main
@@ -21,14 +22,10 @@ EDITION = click.option("--edition", metavar="FILE", default=None,
 def read_position(pos: str, edition: str | None = None):
     """The State in POS: a file path, '-' for stdin, or example:NAME."""
     if pos == "-":
-        text = sys.stdin.read()
-        if not text.strip():
+        raw = sys.stdin.buffer.read()  # bytes: jsonfmt.loads decodes (UTF-8) and checks them
+        if not raw.strip():
             raise InputError("stdin: empty, expected a position (JSON)")
-        try:
-            doc = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"stdin: invalid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
-        return atelier.load_position(doc, edition=edition)
+        return atelier.load_position(jsonfmt.loads(raw, "stdin"), edition=edition)
     if pos.startswith("example:"):
         return atelier.load_position(pos, edition=edition)
     return atelier.load_position(Path(pos), edition=edition)
