@@ -71,11 +71,58 @@ def check_plain(value, where: str, sep: str = ": ") -> None:
     Field readers can then test types with isinstance and build messages with json.dumps without
     meeting sets, bytes, NaN, unhashable keys or recursion. Iterative, so depth costs no stack.
     Messages read "<where><sep><path>: reason"."""
+    if not _plain_fast(value):
+        _check_slow(value, where, sep)
+
+
+def _plain_fast(value) -> bool:
+    """True if `value` is certainly plain (exact types only, no paths kept: every load pays this)."""
+    stack = [(value, 1)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        v, depth = pop()
+        t = type(v)
+        if t is str:
+            if not v.isascii() and not _encodable(v):
+                return False
+        elif t is dict:
+            if depth > MAX_DEPTH:
+                return False
+            for k, x in v.items():
+                if type(k) is not str or (not k.isascii() and not _encodable(k)):
+                    return False
+                push((x, depth + 1))
+        elif t is list:
+            if depth > MAX_DEPTH:
+                return False
+            for x in v:
+                push((x, depth + 1))
+        elif t is int:
+            if not -(1 << 64) < v < (1 << 64):
+                return False
+        elif t is float:
+            if not math.isfinite(v):
+                return False
+        elif not (v is None or t is bool):
+            return False
+    return True
+
+
+def _encodable(s: str) -> bool:
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _check_slow(value, where: str, sep: str) -> None:
+    """check_plain with paths, for the message (and for dict/list subclasses, which pass)."""
     stack = [(value, "", 1)]
     while stack:
         v, path, depth = stack.pop()
         here = f"{where}{sep}{path}" if path else where
-        if depth > MAX_DEPTH:
+        if isinstance(v, (dict, list)) and depth > MAX_DEPTH:
             raise InputError(f"{where}: nested deeper than {MAX_DEPTH} levels")
         if v is None or isinstance(v, bool):
             continue
