@@ -97,6 +97,16 @@ def test_lone_surrogates_in_fields_and_editions_are_input_errors():
     doc = default_edition_doc()
     doc["teams"][0]["inventors"][1]["name"] = "\ud800"
     refused(edition_data, doc, match="surrogate")
+
+
+def test_edition_file_named_with_a_lone_surrogate(tmp_path):
+    doc = default_edition_doc()
+    doc["edition"] = "\ud800"  # json.dumps writes the escape; json.loads gives it back
+    path = tmp_path / "ed.json"
+    path.write_text(json.dumps(doc))
+    refused(load_edition, path, match=r"edition.*'\\ud800' is not valid text")
+    refused(atelier.open, "inventors", edition=path, match="surrogate")
+    assert "surrogate" in cli("new", "inventors", "--edition", path)
     doc = mid_doc()
     doc["seats"][1]["won"] = ["\udc80"]
     refused(atelier.load_position, doc, match=r"seats\[1\]\.won\[0\].*surrogate")
@@ -133,6 +143,10 @@ def test_core_refusals_are_input_errors():
     refused(state.score_detail, 2, match="seat")
     refused(state.game.inventor_ids, "0", match="seat")
     refused(state.game.random_games, -1, match="n")
+    refused(core.Game, "default", 2, [0, 1], match="edition: expected an Edition, got str")
+    refused(core.State.from_fields, None, state.fields(), match="game: expected a Game")
+    refused(core.State.from_bytes, state, state.to_bytes(), match="game: expected a Game")
+    refused(atelier.open, "inventors", edition=123, match="edition file: expected a file path")
     # A numpy integer from legal_moves_array() is a move number like any int.
     state.clone().apply(state.legal_moves_array()[0])
 

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -124,6 +125,13 @@ inline std::string as_bytes(py::handle h, const std::string& field, size_t n) {
   if (raw.size() != n)
     fail(field + ": expected " + std::to_string(n) + " bytes, got " + std::to_string(raw.size()));
   return raw;
+}
+
+// A bound C++ object (an Edition, a Game) passed where the binding needs one.
+template <class T>
+std::shared_ptr<T> as_object(py::handle h, const std::string& field, const char* what) {
+  if (!py::isinstance<T>(h)) fail(field + ": expected " + what + ", got " + type_name(h));
+  return h.cast<std::shared_ptr<T>>();
 }
 
 inline std::string at(const std::string& f, size_t i) { return f + "[" + std::to_string(i) + "]"; }

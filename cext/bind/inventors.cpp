@@ -181,9 +181,8 @@ void bind_inventors(py::module_& m) {
 
   // dynamic_attr: atelier.open() records the seed it configured the game with (Game.start()).
   py::class_<Game, GamePtr>(m, "Game", py::dynamic_attr())
-      .def(py::init([](std::shared_ptr<Edition> ed, py::object players, py::object teams) {
-             if (!ed) fail("edition: missing");
-             return make_game(*ed, players, teams);
+      .def(py::init([](py::object ed, py::object players, py::object teams) {
+             return make_game(*as_object<Edition>(ed, "edition", "an Edition"), players, teams);
            }),
            py::arg("edition"), py::arg("players"), py::arg("teams"))
       .def_property_readonly("players", &Game::num_players)
@@ -312,8 +311,12 @@ void bind_inventors(py::module_& m) {
       .def("to_bytes", [](const PyState& s) {
         return py::bytes(reinterpret_cast<const char*>(&s.pos.st), kStateBytes);
       })
-      .def_static("from_bytes", &state_from_bytes, py::arg("game"), py::arg("data"))
-      .def_static("_rehashed_bytes", &rehashed_bytes, py::arg("game"), py::arg("data"),
+      .def_static("from_bytes", [](py::object g, py::object data) {
+        return state_from_bytes(as_object<Game>(g, "game", "a Game"), data);
+      }, py::arg("game"), py::arg("data"))
+      .def_static("_rehashed_bytes", [](py::object g, py::object data) {
+        return rehashed_bytes(as_object<Game>(g, "game", "a Game"), data);
+      }, py::arg("game"), py::arg("data"),
                   "Testing only: `data` with its hash recomputed when that is all from_bytes would refuse.")
       .def(py::pickle(
           [](const PyState& s) {
@@ -325,7 +328,8 @@ void bind_inventors(py::module_& m) {
             return state_from_bytes(game_from_tuple(t[0]), t[1]);
           }))
       .def("fields", [](const PyState& s) { return state_fields(*s.game, s.pos.st); })
-      .def_static("from_fields", [](const GamePtr& g, py::object d) {
+      .def_static("from_fields", [](py::object game, py::object d) {
+        GamePtr g = as_object<Game>(game, "game", "a Game");
         return make_state(g, state_from_fields(*g, as_dict(d, "fields")));
       }, py::arg("game"), py::arg("fields"))
       .def("_capsule", [](PyState& s) {

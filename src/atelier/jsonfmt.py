@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from pathlib import Path
 
 from .errors import InputError
@@ -33,6 +34,8 @@ MAX_DEPTH = 32
 
 def load_file(path, label: str = "file"):
     """The JSON value in the file at `path`; InputError("<label> '<path>': ...") if unreadable."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise InputError(f"{label}: expected a file path, got {type(path).__name__}")
     where = f"{label} '{path}'"
     try:
         raw = Path(path).read_bytes()
