@@ -526,6 +526,15 @@ SEARCH_CHILD = textwrap.dedent(r"""
 """)
 
 
+def _limit_memory():
+    """In the child: a huge memory_mb must fail there, not take the machine's memory."""
+    import resource
+    resource.setrlimit(resource.RLIMIT_AS, (CHILD_MEMORY, CHILD_MEMORY))
+
+
+CHILD_MEMORY = 3 * 2**30
+
+
 def fuzz_search(seed: int, n: int, batch: int = 100) -> Stats:
     st = Stats("search")
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(Path(atelier.__file__).parent.parent),
@@ -534,7 +543,8 @@ def fuzz_search(seed: int, n: int, batch: int = 100) -> Stats:
     for b in range(0, n, batch):
         size = min(batch, n - b)
         p = subprocess.run([sys.executable, "-c", SEARCH_CHILD, str(seed * 100003 + b), str(size)],
-                           capture_output=True, text=True, env=env, timeout=600)
+                           capture_output=True, text=True, env=env, timeout=600,
+                           preexec_fn=_limit_memory)
         lines = p.stdout.splitlines()
         problems += [ln for ln in lines if ln.startswith("FAIL")]
         done = [ln for ln in lines if ln.startswith("DONE")]
