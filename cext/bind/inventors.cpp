@@ -142,7 +142,7 @@ py::bytes rehashed_bytes(const GamePtr& g, py::handle data) {
   std::string raw = as_bytes(data, "bytes", kStateBytes);
   State s{};
   std::memcpy(&s, raw.data(), kStateBytes);
-  s.hash = ~s.hash;  // certainly wrong unless the contents' hash equals ~stored, then retried
+  s.hash = ~s.hash;  // now wrong, unless the contents hash to ~stored: then validate() passes
   std::string err = g->validate(s);
   if (err.empty() || err.rfind("hash:", 0) == 0) {
     s.hash = g->compute_hash(s);
