@@ -39,9 +39,10 @@ MAX_DECISIONS = 5000  # a game has < 600 main actions plus free plays (spec 8.11
 
 # ---- known issues owned elsewhere ------------------------------------------------------------
 # Faults the fuzz finds in position/edition semantics, which another helper is fixing in
-# position.py / edition.py / cext/inventors. Each entry is a predicate on a failure
-# (family, stage, message, accepted start state); a matching failure is counted, not raised. Delete the entries (and
-# this list) once those fixes are merged: the suite must then stay green without them.
+# position.py / edition.py / cext/inventors. Each entry is a predicate on a failure (family,
+# stage, message, accepted start state); a matching failure is counted, not raised. Delete the
+# entries (and this list) once those fixes are merged: the suite must then stay green without them.
+
 def _age_cards_won_at_its_reveal(family, stage, msg, start) -> bool:
     f = start.fields()
     first = 12 * (f["age"] - 1)  # card indices of an age: 12 from (age-1)*12 (docs/editions.md)
