@@ -53,6 +53,12 @@ def _edition_ids(ed) -> list[str]:
     return list(ed.card_ids) + list(ed.team_ids) + [i for t in ed.to_dict()["inventor_ids"] for i in t]
 
 
+def _case_duplicates(ed) -> bool:
+    d = ed.to_dict()
+    groups = [list(ed.card_ids), list(ed.team_ids), [i for t in d["inventor_ids"] for i in t]]
+    return any(len({i.lower() for i in g}) < len(g) for g in groups)
+
+
 KNOWN_ISSUES = {
     # A CHANCE_REVEAL position of age A may already list age-A cards as won (validate() bounds
     # them by K minus the display; at the reveal the right bound is 0). The reveal can then deal
@@ -64,6 +70,11 @@ KNOWN_ISSUES = {
     "edition-ids-with-notation-separators":
         lambda family, stage, msg, start: stage == "notation" and any(
             set(i) & set(":+,=") for i in _edition_ids(start.game.edition)),
+    # core.Edition (the binding's dict form; edition files are checked in edition.py) takes ids
+    # that differ only in case ("I04" and "i04"), which the case-insensitive notation and
+    # position reader then confuse. Owner: cext/inventors/edition.cpp (Edition::validate).
+    "edition-ids-equal-but-for-case":
+        lambda family, stage, msg, start: family == "editions" and _case_duplicates(start.game.edition),
     # A position may override the data of any card, but the dump writes card data only for the
     # cards it shows, so an override of a card that is not (or no longer) shown is lost on
     # reload. Owner: src/atelier/games/inventors/position_dump.py.
@@ -469,7 +480,8 @@ def fuzz_editions(seed: int, n: int) -> Stats:
             game = atelier.open("inventors", players=players, seed=rng.getrandbits(64), edition=ed)
         except atelier.InputError as exc:
             raise Failure(f"editions case {i}: accepted edition cannot open a game: {exc}") from None
-        play_out(st, f"case {i}", game.start(), rng, edition=ed)
+        with context(f"edition {json.dumps(ed.to_dict(), separators=(',', ':'))}, players {players}"):
+            play_out(st, f"case {i}", game.start(), rng, edition=ed)
     return st
 
 
