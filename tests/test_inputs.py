@@ -99,6 +99,15 @@ def test_lone_surrogates_in_fields_and_editions_are_input_errors():
     refused(edition_data, doc, match="surrogate")
 
 
+def test_edition_ids_are_short_enough_to_type_as_moves():
+    doc = default_edition_doc()
+    doc["teams"][2]["inventors"][0]["id"] = "b" * 65  # capped so every move fits the 4096-byte limit
+    refused(lambda: edition_from_data(edition_data(doc)),
+            match=r"edition inventor_ids\[2\]\[0\]: 65 bytes of text, at most 64")
+    doc["teams"][2]["inventors"][0]["id"] = "b" * 64
+    assert edition_from_data(edition_data(doc)).to_dict()["inventor_ids"][2][0] == "b" * 64
+
+
 def test_edition_file_named_with_a_lone_surrogate(tmp_path):
     doc = default_edition_doc()
     doc["edition"] = "\ud800"  # json.dumps writes the escape; json.loads gives it back

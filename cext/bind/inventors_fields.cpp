@@ -20,6 +20,11 @@ py::object need(const py::dict& d, const char* key, const std::string& where) {
 
 std::string as_str(py::handle h, const std::string& field) { return as_text(h, field); }
 
+// Ids are typed in moves ("work:tesla:II07"); bounded so that every move and reveal of any
+// edition stays within the binding's move-text limit (8 cards * (64 + 9) + 7 < 4096 bytes).
+constexpr size_t kMaxIdBytes = 64;
+std::string as_id(py::handle h, const std::string& field) { return as_text(h, field, kMaxIdBytes); }
+
 uint8_t pack_pair(py::handle h, const std::string& field) {
   auto seq = as_seq(h, field, 2);
   long a = as_int(seq[0], at(field, 0), 0, kTokenKinds - 1);
@@ -67,18 +72,18 @@ Edition edition_from_dict(const py::dict& d) {  // d: checked by the caller
   auto inv_ids = as_seq(need(d, "inventor_ids", ""), "inventor_ids", kTeams);
   auto inv_names = as_seq(need(d, "inventor_names", ""), "inventor_names", kTeams);
   for (int t = 0; t < kTeams; t++) {
-    ed.team_ids[t] = as_str(team_ids[t], at("team_ids", t));
+    ed.team_ids[t] = as_id(team_ids[t], at("team_ids", t));
     auto ids = as_seq(inv_ids[t], at("inventor_ids", t), kInventorsPerTeam);
     auto names = as_seq(inv_names[t], at("inventor_names", t), kInventorsPerTeam);
     for (int i = 0; i < kInventorsPerTeam; i++) {
-      ed.inventor_ids[t][i] = as_str(ids[i], at(at("inventor_ids", t), i));
+      ed.inventor_ids[t][i] = as_id(ids[i], at(at("inventor_ids", t), i));
       ed.inventor_names[t][i] = as_str(names[i], at(at("inventor_names", t), i));
     }
   }
   auto card_ids = as_seq(need(d, "card_ids", ""), "card_ids", kCards);
   auto card_names = as_seq(need(d, "card_names", ""), "card_names", kCards);
   for (int c = 0; c < kCards; c++) {
-    ed.card_ids[c] = as_str(card_ids[c], at("card_ids", c));
+    ed.card_ids[c] = as_id(card_ids[c], at("card_ids", c));
     ed.card_names[c] = as_str(card_names[c], at("card_names", c));
   }
   std::string err = ed.validate();
