@@ -1,6 +1,7 @@
 // atelier._core.inventors: Edition, Game and State over the C++ rules core (see
 // docs/internal-contract.md). The core trusts its inputs, so every move, byte string and field
-// dict is checked here first; std::invalid_argument becomes ValueError.
+// dict is checked here first. Every user-facing argument is taken as py::object and converted by
+// common.hpp, whose refusals (and the core's) become atelier.InputError.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -15,6 +16,12 @@ namespace atelier::inventors::bind {
 namespace {
 
 using GamePtr = std::shared_ptr<Game>;
+
+// Longer than any move or reveal of any edition a person would write; refused before the core
+// echoes it into a message.
+constexpr size_t kMaxMoveText = 4096;
+
+std::string move_text(py::handle h) { return as_text(h, "move", kMaxMoveText); }
 
 // A move int from Python: a decision must be waiting and the move must be one of its legal moves.
 Move checked_move(const PyState& s, long long m) {
@@ -57,17 +64,18 @@ void apply_text(PyState& s, const std::string& text) {
   s.pos.apply(parsed_move(s, text));
 }
 
+// A move number from Python, still to be checked against the position.
+long long move_number(py::handle h) {
+  py::object i = as_pyint(h, "move", "a move number or a notation string");
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
+  if (overflow) fail("move: " + quoted(i) + " is not a move number");
+  return v;
+}
+
 void apply_obj(PyState& s, const py::object& move) {
-  if (PyUnicode_Check(move.ptr())) return apply_text(s, move.cast<std::string>());
-  if (PyBool_Check(move.ptr()) || !PyIndex_Check(move.ptr()))
-    fail("move: expected an int or a notation string");
-  long long m;
-  try {
-    m = py::int_(move).cast<long long>();
-  } catch (const py::cast_error&) {
-    fail("move: not a move number");
-  }
-  s.pos.apply(checked_move(s, m));
+  if (PyUnicode_Check(move.ptr())) return apply_text(s, move_text(move));
+  s.pos.apply(checked_move(s, move_number(move)));
 }
 
 std::vector<int> winner_seats(const Game& g, const State& s) {
@@ -103,29 +111,44 @@ py::tuple game_state_tuple(const Game& g) {
   return py::make_tuple(edition_to_dict(g.edition()), g.num_players(), teams);
 }
 
-GamePtr game_from_tuple(const py::tuple& t) {
-  if (t.size() != 3) fail("pickle: bad Game state");
-  Edition ed = edition_from_dict(t[0].cast<py::dict>());
-  auto teams = t[2].cast<std::vector<int>>();
-  int n = t[1].cast<int>();
-  if (n < 2 || n > atelier::kMaxPlayers || (int)teams.size() != n) fail("pickle: bad Game state");
+// A Game from its edition, seat count and per-seat team indices (constructor and pickle).
+GamePtr make_game(const Edition& ed, py::handle players, py::handle teams) {
+  const int n = (int)as_int(players, "players", 2, atelier::kMaxPlayers);
+  auto seq = as_seq(teams, "teams", n);
   uint8_t tt[atelier::kMaxPlayers] = {};
-  for (int p = 0; p < n; p++) {
-    if (teams[p] < 0 || teams[p] >= kTeams) fail("pickle: bad Game state");
-    tt[p] = (uint8_t)teams[p];
-  }
+  for (int p = 0; p < n; p++) tt[p] = (uint8_t)as_int(seq[p], at("teams", p), 0, kTeams - 1);
   return std::make_shared<Game>(ed, n, tt);
 }
 
-std::shared_ptr<PyState> state_from_bytes(const GamePtr& g, const py::bytes& b) {
-  std::string raw = b;
-  if (raw.size() != kStateBytes)
-    fail("bytes: expected " + std::to_string(kStateBytes) + " bytes, got " + std::to_string(raw.size()));
+GamePtr game_from_tuple(py::handle h) {
+  auto t = as_seq(h, "pickle", 3);
+  return make_game(edition_from_dict(as_dict(t[0], "pickle.edition")), t[1], t[2]);
+}
+
+std::shared_ptr<PyState> state_from_bytes(const GamePtr& g, py::handle data) {
+  std::string raw = as_bytes(data, "bytes", kStateBytes);
   State s{};
   std::memcpy(&s, raw.data(), kStateBytes);
   const std::string err = g->validate(s);  // includes the stored hash against the contents
   if (!err.empty()) fail(err);
   return make_state(g, s);
+}
+
+// For fuzzing past the hash check: the bytes with the stored hash replaced by the hash of the
+// contents. validate() range-checks every field before it compares the hash (its last check), so
+// the contents are hashed only when that comparison is all that fails; otherwise the bytes come
+// back unchanged and from_bytes refuses them for their first real fault.
+py::bytes rehashed_bytes(const GamePtr& g, py::handle data) {
+  std::string raw = as_bytes(data, "bytes", kStateBytes);
+  State s{};
+  std::memcpy(&s, raw.data(), kStateBytes);
+  s.hash = ~s.hash;  // now wrong, unless the contents hash to ~stored: then validate() passes
+  std::string err = g->validate(s);
+  if (err.empty() || err.rfind("hash:", 0) == 0) {
+    s.hash = g->compute_hash(s);
+    std::memcpy(&raw[0], &s, kStateBytes);
+  }
+  return py::bytes(raw);
 }
 
 }  // namespace
@@ -136,20 +159,12 @@ using namespace atelier::inventors;
 using namespace atelier::inventors::bind;
 
 void bind_inventors(py::module_& m) {
-  py::register_exception_translator([](std::exception_ptr p) {
-    try {
-      if (p) std::rethrow_exception(p);
-    } catch (const std::invalid_argument& e) {
-      PyErr_SetString(PyExc_ValueError, e.what());
-    }
-  });
-
   m.attr("TOKEN_KINDS") = std::vector<std::string>(kTokenNames, kTokenNames + kTokenKinds);
   m.attr("DISCIPLINES") = std::vector<std::string>(kDisciplineNames, kDisciplineNames + kDisciplines);
   m.attr("STATE_BYTES") = (int)kStateBytes;
 
   py::class_<Edition, std::shared_ptr<Edition>>(m, "Edition")
-      .def(py::init([](const py::dict& d) { return std::make_shared<Edition>(edition_from_dict(d)); }),
+      .def(py::init([](py::object d) { return std::make_shared<Edition>(edition_from_dict(as_dict(d, "edition"))); }),
            py::arg("data"))
       .def("to_dict", [](const Edition& e) { return edition_to_dict(e); },
            "The dict this edition was built from (validated, with totals filled in).")
@@ -166,16 +181,8 @@ void bind_inventors(py::module_& m) {
 
   // dynamic_attr: atelier.open() records the seed it configured the game with (Game.start()).
   py::class_<Game, GamePtr>(m, "Game", py::dynamic_attr())
-      .def(py::init([](std::shared_ptr<Edition> ed, int players, const std::vector<int>& teams) {
-             if (!ed) fail("edition: missing");
-             if (players < 2 || players > atelier::kMaxPlayers) fail("players: must be 2..5");
-             if ((int)teams.size() != players) fail("teams: expected one team per player");
-             uint8_t t[atelier::kMaxPlayers] = {};
-             for (int p = 0; p < players; p++) {
-               if (teams[p] < 0 || teams[p] >= kTeams) fail("teams[" + std::to_string(p) + "]: must be 0..4");
-               t[p] = (uint8_t)teams[p];
-             }
-             return std::make_shared<Game>(*ed, players, t);
+      .def(py::init([](py::object ed, py::object players, py::object teams) {
+             return make_game(*as_object<Edition>(ed, "edition", "an Edition"), players, teams);
            }),
            py::arg("edition"), py::arg("players"), py::arg("teams"))
       .def_property_readonly("players", &Game::num_players)
@@ -198,7 +205,7 @@ void bind_inventors(py::module_& m) {
         if (seed.is_none()) seed = py::getattr(self, "seed", py::int_(0));
         State s{};
         g->initial_state(s);
-        Rng rng(seed.cast<uint64_t>());
+        Rng rng(as_seed(seed, "seed"));
         g->sample_reveal(s, rng);
         return make_state(g, s);
       }, py::arg("seed") = py::none())
@@ -216,11 +223,11 @@ void bind_inventors(py::module_& m) {
         return "<inventors Game players=" + std::to_string(g.num_players()) + " teams=" + t + ">";
       })
       .def(py::pickle([](const Game& g) { return game_state_tuple(g); },
-                      [](const py::tuple& t) { return game_from_tuple(t); }))
+                      [](py::object t) { return game_from_tuple(t); }))
       .def("random_games", &random_games, py::arg("n"), py::arg("seed") = 0)
       .def("bench_core", &bench_core, py::arg("n_games"), py::arg("seed") = 0)
-      .def("inventor_ids", [](const Game& g, int seat) {
-        if (seat < 0 || seat >= g.num_players()) fail("seat: out of range");
+      .def("inventor_ids", [](const Game& g, py::object seat_obj) {
+        const int seat = (int)as_int(seat_obj, "seat", 0, g.num_players() - 1);
         const auto& ids = g.edition().inventor_ids[g.team(seat)];
         return std::vector<std::string>(ids, ids + kInventorsPerTeam);
       }, py::arg("seat"));
@@ -257,31 +264,32 @@ void bind_inventors(py::module_& m) {
         apply_obj(*c, move);
         return c;
       }, py::arg("move"))
-      .def("move_to_string", [](const PyState& s, long long m) {
-        return s.game->move_to_string(s.pos.st, checked_move(s, m));
+      .def("move_to_string", [](const PyState& s, py::object m) {
+        return s.game->move_to_string(s.pos.st, checked_move(s, move_number(m)));
       }, py::arg("move"))
-      .def("parse_move", [](const PyState& s, const std::string& text) {
-        return (int)parsed_move(s, text);
+      .def("parse_move", [](const PyState& s, py::object text) {
+        return (int)parsed_move(s, move_text(text));
       }, py::arg("text"))
-      .def("sample_chance", [](PyState& s, uint64_t seed) {
+      .def("sample_chance", [](PyState& s, py::object seed) {
+        const uint64_t v = as_seed(seed, "seed");
         if (!s.pos.is_chance()) fail("sample_chance: not a chance node");
-        atelier::Rng rng(seed);
+        atelier::Rng rng(v);
         s.pos.sample_chance(rng);
       }, py::arg("seed"))
-      .def("apply_reveal", [](PyState& s, const std::string& text) {
-        Reveal r = checked_reveal(s, text);
+      .def("apply_reveal", [](PyState& s, py::object text) {
+        Reveal r = checked_reveal(s, move_text(text));
         s.game->apply_reveal(s.pos.st, r);
       }, py::arg("text"))
-      .def("reveal_probability", [](const PyState& s, const std::string& text) {
-        return s.game->reveal_probability(s.pos.st, checked_reveal(s, text));
+      .def("reveal_probability", [](const PyState& s, py::object text) {
+        return s.game->reveal_probability(s.pos.st, checked_reveal(s, move_text(text)));
       }, py::arg("text"))
       .def("scores", [](const PyState& s) {
         int buf[atelier::kMaxPlayers];
         s.pos.scores(buf);
         return std::vector<int>(buf, buf + s.game->num_players());
       })
-      .def("score_detail", [](const PyState& s, int seat) {
-        if (seat < 0 || seat >= s.game->num_players()) fail("seat: out of range");
+      .def("score_detail", [](const PyState& s, py::object seat_obj) {
+        const int seat = (int)as_int(seat_obj, "seat", 0, s.game->num_players() - 1);
         ScoreDetail d = s.game->score(s.pos.st, seat);
         py::dict o;
         o["cards"] = d.cards;
@@ -303,19 +311,26 @@ void bind_inventors(py::module_& m) {
       .def("to_bytes", [](const PyState& s) {
         return py::bytes(reinterpret_cast<const char*>(&s.pos.st), kStateBytes);
       })
-      .def_static("from_bytes", &state_from_bytes, py::arg("game"), py::arg("data"))
+      .def_static("from_bytes", [](py::object g, py::object data) {
+        return state_from_bytes(as_object<Game>(g, "game", "a Game"), data);
+      }, py::arg("game"), py::arg("data"))
+      .def_static("_rehashed_bytes", [](py::object g, py::object data) {
+        return rehashed_bytes(as_object<Game>(g, "game", "a Game"), data);
+      }, py::arg("game"), py::arg("data"),
+                  "Testing only: `data` with its hash recomputed when that is all from_bytes would refuse.")
       .def(py::pickle(
           [](const PyState& s) {
             return py::make_tuple(game_state_tuple(*s.game),
                                   py::bytes(reinterpret_cast<const char*>(&s.pos.st), kStateBytes));
           },
-          [](const py::tuple& t) {
-            if (t.size() != 2) fail("pickle: bad State state");
-            return state_from_bytes(game_from_tuple(t[0].cast<py::tuple>()), t[1].cast<py::bytes>());
+          [](py::object o) {
+            auto t = as_seq(o, "pickle", 2);
+            return state_from_bytes(game_from_tuple(t[0]), t[1]);
           }))
       .def("fields", [](const PyState& s) { return state_fields(*s.game, s.pos.st); })
-      .def_static("from_fields", [](const GamePtr& g, const py::dict& d) {
-        return make_state(g, state_from_fields(*g, d));
+      .def_static("from_fields", [](py::object game, py::object d) {
+        GamePtr g = as_object<Game>(game, "game", "a Game");
+        return make_state(g, state_from_fields(*g, as_dict(d, "fields")));
       }, py::arg("game"), py::arg("fields"))
       .def("_capsule", [](PyState& s) {
         return py::capsule(static_cast<void*>(&s.pos), "atelier.inventors.Position");

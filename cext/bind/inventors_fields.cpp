@@ -18,48 +18,12 @@ py::object need(const py::dict& d, const char* key, const std::string& where) {
   return d[key];
 }
 
-long as_int(py::handle h, const std::string& field, long lo, long hi) {
-  // bool is an int in Python; a `true` where a count belongs is a mistake, not a 1.
-  if (PyBool_Check(h.ptr()) || !PyIndex_Check(h.ptr())) fail(field + ": expected an integer");
-  long long v;
-  try {
-    v = py::int_(py::reinterpret_borrow<py::object>(h)).cast<long long>();
-  } catch (const py::error_already_set&) {
-    fail(field + ": integer out of range");
-  } catch (const py::cast_error&) {
-    fail(field + ": integer out of range");
-  }
-  if (v < lo || v > hi)
-    fail(field + ": " + std::to_string(v) + " is out of range " + std::to_string(lo) + ".." +
-         std::to_string(hi));
-  return (long)v;
-}
+std::string as_str(py::handle h, const std::string& field) { return as_text(h, field); }
 
-bool as_bool(py::handle h, const std::string& field) {
-  if (PyBool_Check(h.ptr())) return h.cast<bool>();
-  return as_int(h, field, 0, 1) != 0;
-}
-
-std::string as_str(py::handle h, const std::string& field) {
-  if (!PyUnicode_Check(h.ptr())) fail(field + ": expected a string");
-  return h.cast<std::string>();
-}
-
-py::sequence as_seq(py::handle h, const std::string& field, long n = -1) {
-  if (!PyList_Check(h.ptr()) && !PyTuple_Check(h.ptr())) fail(field + ": expected a list");
-  auto seq = py::reinterpret_borrow<py::sequence>(h);
-  if (n >= 0 && (long)py::len(seq) != n)
-    fail(field + ": expected " + std::to_string(n) + " entries, got " +
-         std::to_string(py::len(seq)));
-  return seq;
-}
-
-py::dict as_dict(py::handle h, const std::string& field) {
-  if (!PyDict_Check(h.ptr())) fail(field + ": expected an object");
-  return py::reinterpret_borrow<py::dict>(h);
-}
-
-std::string at(const std::string& f, size_t i) { return f + "[" + std::to_string(i) + "]"; }
+// Ids are typed in moves ("work:tesla:II07"); bounded so that every move and reveal of any
+// edition stays within the binding's move-text limit (8 cards * (64 + 9) + 7 < 4096 bytes).
+constexpr size_t kMaxIdBytes = 64;
+std::string as_id(py::handle h, const std::string& field) { return as_text(h, field, kMaxIdBytes); }
 
 uint8_t pack_pair(py::handle h, const std::string& field) {
   auto seq = as_seq(h, field, 2);
@@ -74,7 +38,7 @@ py::list unpack_pair(uint8_t t) { return py::cast(std::vector<int>{t & 0xF, t >>
 
 // ---- Edition -------------------------------------------------------------------------------
 
-Edition edition_from_dict(const py::dict& d) {
+Edition edition_from_dict(const py::dict& d) {  // d: checked by the caller
   Edition ed{};
   auto invs = as_seq(need(d, "inventors", ""), "inventors", kTeams);
   for (int t = 0; t < kTeams; t++) {
@@ -108,18 +72,18 @@ Edition edition_from_dict(const py::dict& d) {
   auto inv_ids = as_seq(need(d, "inventor_ids", ""), "inventor_ids", kTeams);
   auto inv_names = as_seq(need(d, "inventor_names", ""), "inventor_names", kTeams);
   for (int t = 0; t < kTeams; t++) {
-    ed.team_ids[t] = as_str(team_ids[t], at("team_ids", t));
+    ed.team_ids[t] = as_id(team_ids[t], at("team_ids", t));
     auto ids = as_seq(inv_ids[t], at("inventor_ids", t), kInventorsPerTeam);
     auto names = as_seq(inv_names[t], at("inventor_names", t), kInventorsPerTeam);
     for (int i = 0; i < kInventorsPerTeam; i++) {
-      ed.inventor_ids[t][i] = as_str(ids[i], at(at("inventor_ids", t), i));
+      ed.inventor_ids[t][i] = as_id(ids[i], at(at("inventor_ids", t), i));
       ed.inventor_names[t][i] = as_str(names[i], at(at("inventor_names", t), i));
     }
   }
   auto card_ids = as_seq(need(d, "card_ids", ""), "card_ids", kCards);
   auto card_names = as_seq(need(d, "card_names", ""), "card_names", kCards);
   for (int c = 0; c < kCards; c++) {
-    ed.card_ids[c] = as_str(card_ids[c], at("card_ids", c));
+    ed.card_ids[c] = as_id(card_ids[c], at("card_ids", c));
     ed.card_names[c] = as_str(card_names[c], at("card_names", c));
   }
   std::string err = ed.validate();
@@ -236,10 +200,10 @@ State state_from_fields(const Game& g, const py::dict& d) {
   s.age = (uint8_t)as_int(need(d, "age", ""), "age", 1, kAges);
   py::object ph = need(d, "phase", "");
   if (PyUnicode_Check(ph.ptr())) {
-    std::string name = ph.cast<std::string>();
+    std::string name = as_text(ph, "phase", 64);
     auto it = std::find(kPhaseNames, kPhaseNames + 4, name);
     if (it == kPhaseNames + 4)
-      fail("phase: '" + name + "' is not one of CHANCE_REVEAL, MAIN, REWARD, TERMINAL");
+      fail("phase: " + quoted(ph) + " is not one of CHANCE_REVEAL, MAIN, REWARD, TERMINAL");
     s.phase = (uint8_t)(it - kPhaseNames);
   } else {
     s.phase = (uint8_t)as_int(ph, "phase", 0, 3);

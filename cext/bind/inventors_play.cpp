@@ -32,8 +32,9 @@ int random_playout(const Game& g, Rng& rng, Position& p, MoveList& ml) {
 
 }  // namespace
 
-py::dict random_games(const std::shared_ptr<Game>& g, long n_games, uint64_t seed) {
-  if (n_games < 0) fail("n: must be >= 0");
+py::dict random_games(const std::shared_ptr<Game>& g, py::object n_obj, py::object seed_obj) {
+  const long n_games = (long)as_int(n_obj, "n", 0, 10000000);
+  const uint64_t seed = as_seed(seed_obj, "seed");
   const int n = g->num_players();
   py::array_t<int32_t> scores({(py::ssize_t)n_games, (py::ssize_t)n});
   py::array_t<int32_t> lengths(n_games);
@@ -61,8 +62,9 @@ py::dict random_games(const std::shared_ptr<Game>& g, long n_games, uint64_t see
   return out;
 }
 
-py::dict bench_core(const std::shared_ptr<Game>& g, long n_games, uint64_t seed) {
-  if (n_games < 1) fail("n_games: must be >= 1");
+py::dict bench_core(const std::shared_ptr<Game>& g, py::object n_obj, py::object seed_obj) {
+  const long n_games = (long)as_int(n_obj, "n_games", 1, 10000000);
+  const uint64_t seed = as_seed(seed_obj, "seed");
   using clock = std::chrono::steady_clock;
   double play_s, clone_s;
   long long decisions = 0;

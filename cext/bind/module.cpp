@@ -1,6 +1,8 @@
 // The pybind11 module atelier._core: one submodule per ruleset, each bound in its own file.
 #include <pybind11/pybind11.h>
 
+#include "common.hpp"
+
 namespace py = pybind11;
 
 void bind_inventors(py::module_& m);
@@ -8,6 +10,8 @@ void bind_leonardo(py::module_& m);
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "atelier rules cores (C++). Use the atelier package API rather than this module.";
+  // Before any ruleset: every refusal from any binding or core is an atelier.InputError.
+  atelier::bind::register_input_error(m);
   auto inventors = m.def_submodule("inventors", "Legendary Inventors rules core");
   bind_inventors(inventors);
   auto leonardo = m.def_submodule("leonardo", "Leonardo da Vinci rules core");

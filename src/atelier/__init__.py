@@ -12,13 +12,16 @@ with one line naming the field and the reason.
 """
 from __future__ import annotations
 
-import json
 from importlib import metadata, resources
 from pathlib import Path
 
 from .errors import InputError
 from .games import GAMES, ruleset
+from .jsonfmt import check_plain as _check_plain
 from .jsonfmt import dumps as _dumps
+from .jsonfmt import load_file as _load_file
+from .jsonfmt import loads as _loads
+from .limits import check_seed
 
 try:
     __version__ = metadata.version("atelier")
@@ -32,6 +35,7 @@ __all__ = ["open", "load_position", "dump_position", "position_dict", "examples"
 def open(game: str, players: int = 2, seed: int = 0, edition=None, teams=None):  # noqa: A001
     """Configure a game: `players` seats, `teams` per seat (ids) or drawn from `seed`,
     `edition` a JSON file path (None = the bundled default). `.start()` gives the start position."""
+    seed = check_seed(seed)
     return ruleset(game).open_game(players=players, seed=seed, edition=edition, teams=teams)
 
 
@@ -43,37 +47,24 @@ def examples() -> dict[str, Path]:
 
 
 def _read_source(source):
+    """The position document in `source`, checked to be plain JSON data (jsonfmt.check_plain):
+    every way in (dict, text, file, example, and the CLI's stdin) passes that one gate."""
     if isinstance(source, dict):
+        _check_plain(source, "position")
         return source
     if isinstance(source, Path):
-        text, where = _read_file(source), f"file '{source}'"
-    elif isinstance(source, str) and source.lstrip().startswith("{"):
-        text, where = source, "position"
-    elif isinstance(source, str) and source.startswith("example:"):
+        return _load_file(source)
+    if isinstance(source, str) and source.lstrip().startswith("{"):
+        return _loads(source, "position")
+    if isinstance(source, str) and source.startswith("example:"):
         name = source[len("example:"):]
         ex = examples()
         if name not in ex:
             raise InputError(f"example '{name}': unknown (examples: {', '.join(ex) or 'none'})")
-        text, where = ex[name].read_text(encoding="utf-8"), f"example '{name}'"
-    elif isinstance(source, str):
-        text, where = _read_file(Path(source)), f"file '{source}'"
-    else:
-        raise InputError(f"position: expected a path, JSON text or dict, got {type(source).__name__}")
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{where}: invalid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
-
-
-def _read_file(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(f"file '{path}': not found") from None
-    except IsADirectoryError:
-        raise InputError(f"file '{path}': is a directory") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"file '{path}': cannot read ({exc.__class__.__name__})") from None
+        return _loads(ex[name].read_bytes(), f"example '{name}'")
+    if isinstance(source, str):
+        return _load_file(Path(source))
+    raise InputError(f"position: expected a path, JSON text or dict, got {type(source).__name__}")
 
 
 def load_position(source, edition=None):

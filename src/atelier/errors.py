@@ -1,8 +1,28 @@
 """The error users see for anything wrong with what they gave us."""
+from __future__ import annotations
+
+# A message echoes what the user typed; past this it is shortened in the middle, keeping the
+# field at the start and the reason at the end.
+MAX_MESSAGE = 1000
+
+
+def one_line(message: str) -> str:
+    """`message` as one printable line: newlines, escape sequences, other control and format
+    characters and lone surrogates are written as Python escapes (\\n, \\x1b, \\ud800)."""
+    if not message.isprintable():
+        message = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in message)
+    if len(message) > MAX_MESSAGE:
+        keep = MAX_MESSAGE // 2 - 10
+        message = f"{message[:keep]} ... {message[-keep:]}"
+    return message
 
 
 class InputError(ValueError):
     """Bad input: malformed JSON, unknown game or card, impossible counts, an illegal move.
 
-    The message is one line naming the field and the reason; the CLI prints it and exits 2.
+    The message is one line naming the field and the reason (made so here, whoever raises it,
+    the C++ bindings included); the CLI prints it and exits 2.
     """
+
+    def __init__(self, message="", *rest):
+        super().__init__(one_line(str(message)), *rest)

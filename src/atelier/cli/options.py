@@ -2,7 +2,6 @@
 --json, and the position reader. A bad value is one line naming the option and the accepted range."""
 from __future__ import annotations
 
-import json
 import math
 import sys
 from pathlib import Path
@@ -11,6 +10,7 @@ import click
 
 import atelier
 
+from .. import jsonfmt
 from ..errors import InputError
 from ..limits import SEED_MAX
 from ..solvers import MAX_THREADS
@@ -97,14 +97,10 @@ def read_position(pos: str, edition: str | None = None):
     """The State in POS: a file path, '-' for stdin, or example:NAME; `edition` is the base
     edition file (None: the bundled one)."""
     if pos == "-":
-        text = sys.stdin.read()
-        if not text.strip():
+        raw = sys.stdin.buffer.read()  # bytes: jsonfmt.loads decodes (UTF-8) and checks them
+        if not raw.strip():
             raise InputError("stdin: empty, expected a position (JSON)")
-        try:
-            doc = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"stdin: invalid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
-        return atelier.load_position(doc, edition=edition)
+        return atelier.load_position(jsonfmt.loads(raw, "stdin"), edition=edition)
     if pos.startswith("example:"):
         return atelier.load_position(pos, edition=edition)
     return atelier.load_position(Path(pos), edition=edition)

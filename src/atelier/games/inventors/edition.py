@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ..._core import inventors as core
 from ...errors import InputError
+from ...jsonfmt import check_plain, load_file
 
 DISCIPLINES = ("physics", "chemistry", "mechanics", "mathematics")
 TOKEN_KINDS = tuple(core.TOKEN_KINDS)  # table order of spec 2.3: part of the notation, never reorder
@@ -150,7 +151,7 @@ def _tokens(doc: dict, out: dict) -> None:
         if not isinstance(tok, dict):
             _fail(f"tokens[{j}]", "expected an object")
         kind = tok.get("kind")
-        if kind not in FRONTS:
+        if not isinstance(kind, str) or kind not in FRONTS:
             _fail(f"tokens[{j}].kind", f"expected one of {', '.join(TOKEN_KINDS)}, got {json.dumps(kind)}")
         if kind in counts:
             _fail(f"tokens[{kind}]", "kind listed twice")
@@ -176,6 +177,7 @@ def edition_data(doc) -> dict:
     """Validate an edition document (spec §10) and return the dict `_core.inventors.Edition` takes."""
     if not isinstance(doc, dict):
         _fail("file", "expected a JSON object")
+    check_plain(doc, "edition", sep=" ")  # no sets, NaN, non-str keys or deep nesting past this point
     if "game" not in doc:
         _fail("game", "missing (an edition file starts with \"game\": \"inventors\")")
     if doc.get("game") != "inventors":
@@ -191,17 +193,8 @@ def edition_data(doc) -> dict:
 
 
 def read_json(path, what: str):
-    """Read a JSON file with one-line errors for missing files and bad JSON."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(f"{what} file '{path}': not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{what} file '{path}': cannot read ({exc.__class__.__name__})") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{what} file '{path}': invalid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+    """Read a JSON file with one-line errors for missing files, bad JSON and non-JSON data."""
+    return load_file(path, f"{what} file")
 
 
 def edition_from_data(data: dict) -> core.Edition:

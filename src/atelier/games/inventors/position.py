@@ -200,7 +200,8 @@ def _display_card(d, j: int, n: int, names: _Names, ed: dict) -> dict:
         # Per-seat, per-discipline detail for a person's convenience (spec §4 notes).
         filled, cubes = [0] * 4, [0] * n
         for seat, vec in _obj(d["placed"], field + ".placed").items():
-            s = _int(int(seat) if str(seat).isdigit() else seat, f"{field}.placed.{seat}", 0, n - 1)
+            digits = isinstance(seat, str) and seat.isascii() and seat.isdigit()  # not "²"
+            s = _int(int(seat) if digits else seat, f"{field}.placed.{seat}", 0, n - 1)
             vec = _disc_vec(vec, f"{field}.placed.{seat}", 7)
             filled = [a + b for a, b in zip(filled, vec)]
             cubes[s] += sum(vec)
