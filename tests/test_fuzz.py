@@ -37,52 +37,6 @@ DEFAULT_CASES = 20_200
 LONG_FACTOR = 50  # -m fuzz_long: 1,010,000 cases
 MAX_DECISIONS = 5000  # a game has < 600 main actions plus free plays (spec 8.11)
 
-# ---- known issues owned elsewhere ------------------------------------------------------------
-# Faults the fuzz finds in position/edition semantics, which another helper is fixing in
-# position.py / edition.py / cext/inventors. Each entry is a predicate on a failure (family,
-# stage, message, accepted start state); a matching failure is counted, not raised. Delete the
-# entries (and this list) once those fixes are merged: the suite must then stay green without them.
-
-def _age_cards_won_at_its_reveal(family, stage, msg, start) -> bool:
-    f = start.fields()
-    first = 12 * (f["age"] - 1)  # card indices of an age: 12 from (age-1)*12 (docs/editions.md)
-    return f["phase"] == "CHANCE_REVEAL" and any(first <= c < first + 12 for w in f["won"] for c in w)
-
-
-def _edition_ids(ed) -> list[str]:
-    return list(ed.card_ids) + list(ed.team_ids) + [i for t in ed.to_dict()["inventor_ids"] for i in t]
-
-
-def _case_duplicates(ed) -> bool:
-    d = ed.to_dict()
-    groups = [list(ed.card_ids), list(ed.team_ids), [i for t in d["inventor_ids"] for i in t]]
-    return any(len({i.lower() for i in g}) < len(g) for g in groups)
-
-
-KNOWN_ISSUES = {
-    # A CHANCE_REVEAL position of age A may already list age-A cards as won (validate() bounds
-    # them by K minus the display; at the reveal the right bound is 0). The reveal can then deal
-    # a won card again: the game ends with "a card is won twice", or taking it as a reward
-    # leaves a stale hash. Owner: cext/inventors/validate.cpp. Reproducer in the report.
-    "age-cards-won-before-their-reveal": _age_cards_won_at_its_reveal,
-    # Edition ids may hold the notation's separators (an invention "VP1+" or "a:b"); the moves
-    # written with them do not read back. Owner: src/atelier/games/inventors/edition.py (_id).
-    "edition-ids-with-notation-separators":
-        lambda family, stage, msg, start: stage == "notation" and any(
-            set(i) & set(":+,=") for i in _edition_ids(start.game.edition)),
-    # core.Edition (the binding's dict form; edition files are checked in edition.py) takes ids
-    # that differ only in case ("I04" and "i04"), which the case-insensitive notation and
-    # position reader then confuse. Owner: cext/inventors/edition.cpp (Edition::validate).
-    "edition-ids-equal-but-for-case":
-        lambda family, stage, msg, start: family == "editions" and _case_duplicates(start.game.edition),
-    # A position may override the data of any card, but the dump writes card data only for the
-    # cards it shows, so an override of a card that is not (or no longer) shown is lost on
-    # reload. Owner: src/atelier/games/inventors/position_dump.py.
-    "dump-drops-card-overrides":
-        lambda family, stage, msg, start: family == "documents" and msg == "edition data differs",
-}
-
-
 class Failure(AssertionError):
     pass
 
@@ -194,11 +148,11 @@ def _change(v, rng: random.Random, vocab: Vocab):
 
 class Stats:
     def __init__(self, family: str):
-        self.family, self.cases, self.accepted, self.refused, self.played, self.known = family, 0, 0, 0, 0, 0
+        self.family, self.cases, self.accepted, self.refused, self.played = family, 0, 0, 0, 0
 
     def line(self) -> str:
         return (f"fuzz {self.family}: {self.cases} cases, {self.accepted} accepted "
-                f"({self.played} played to the end), {self.refused} refused, {self.known} known issues")
+                f"({self.played} played to the end), {self.refused} refused")
 
 
 def attempt(stats: Stats, what: str, fn, *args):
@@ -218,14 +172,6 @@ def attempt(stats: Stats, what: str, fn, *args):
     return True, out
 
 
-def known(stats: Stats, stage: str, message: str, start) -> bool:
-    for name, pred in KNOWN_ISSUES.items():
-        if pred(stats.family, stage, message, start):
-            stats.known += 1
-            return True
-    return False
-
-
 def compact(state) -> str:
     return json.dumps(atelier.position_dict(state), separators=(",", ":"))
 
@@ -243,10 +189,7 @@ def play_out(stats: Stats, what: str, state, rng: random.Random, edition=None):
             continue
         moves = s.legal_moves()
         if not moves:
-            msg = "no legal move at a decision point"
-            if known(stats, "play", msg, state):
-                return
-            raise Failure(f"{stats.family} {what}: {msg}: {compact(s)}")
+            raise Failure(f"{stats.family} {what}: no legal move at a decision point: {compact(s)}")
         m = rng.choice(moves)
         if rng.random() < 0.1:  # the notation must name the move it was written for
             text = s.move_to_string(m)
@@ -254,7 +197,7 @@ def play_out(stats: Stats, what: str, state, rng: random.Random, edition=None):
                 back = s.parse_move(text)
             except atelier.InputError as exc:
                 back = str(exc)
-            if back != m and not known(stats, "notation", f"{text!r} reads back as {back!r}", state):
+            if back != m:
                 raise Failure(f"{stats.family} {what}: move {m} is written {text!r}, which reads back "
                               f"as {back!r}, at {compact(s)}")
         s.apply(m)
@@ -265,8 +208,6 @@ def play_out(stats: Stats, what: str, state, rng: random.Random, edition=None):
     try:
         again = atelier.load_position(text, edition=edition)
     except atelier.InputError as exc:
-        if known(stats, "reload", str(exc), state):
-            return
         raise Failure(f"{stats.family} {what}: final position does not reload ({exc}): {compact(s)}") from None
     if again != s:
         if again.fields() != s.fields():
@@ -276,8 +217,6 @@ def play_out(stats: Stats, what: str, state, rng: random.Random, edition=None):
             differs = f"bytes differ at {[j for j in range(len(x)) if x[j] != y[j]]}"
         else:
             differs = "edition data differs"
-        if known(stats, "reload", differs, state):
-            return
         raise Failure(f"{stats.family} {what}: final position reloads different ({differs}): {compact(s)}")
 
 

@@ -535,7 +535,7 @@ FIELD = re.compile(
     r"|inventors(\.\w+(\.(levels(\.\w+)?|busy))?)?))?)?"
     r"|display(\[\w+\](\.(card|tokens|filled(\.\w+)?|cubes(\[\d+\])?|placed(\.\w+)*))?)?"
     r"|bag(\.\w+)?|reward(\.(card|tokens|left|cubes(\[\d+\])?|seats(\[\d+\])?|index))?"
-    r"|cards(\.\w+){0,3}|inventors(\.\w+){0,3}|edition(\.[^:]+)?): ")
+    r"|cards(\.\w+){0,3}(\[\d+\])?|inventors(\.\w+){0,3}(\[\d+\])?|edition(\.[^:]+)?): ")
 
 
 def test_errors_name_the_fields_as_the_file_does():

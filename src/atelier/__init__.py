@@ -50,12 +50,12 @@ def _read_source(source):
     """The position document in `source`, checked to be plain JSON data (jsonfmt.check_plain):
     every way in (dict, text, file, example, and the CLI's stdin) passes that one gate."""
     if isinstance(source, dict):
-        _check_plain(source, "position")
+        _check_plain(source, "position", None)   # errors name the field, as the loader's do
         return source
     if isinstance(source, Path):
         return _load_file(source)
     if isinstance(source, str) and source.lstrip().startswith("{"):
-        return _loads(source, "position")
+        return _loads(source, "position", None)
     if isinstance(source, str) and source.startswith("example:"):
         name = source[len("example:"):]
         ex = examples()

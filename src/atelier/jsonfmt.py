@@ -65,7 +65,7 @@ def load_file(path, label: str = "file"):
     return loads(raw, where)
 
 
-def loads(text, where: str):
+def loads(text, where: str, sep: str | None = ": "):
     """Parse JSON text (str, or bytes that must be UTF-8) and check it is plain JSON data."""
     if isinstance(text, (bytes, bytearray)):
         try:
@@ -80,17 +80,18 @@ def loads(text, where: str):
         raise InputError(f"{where}: nested deeper than {MAX_DEPTH} levels") from None
     except ValueError:  # an integer literal beyond Python's int-from-text digit limit
         raise InputError(f"{where}: invalid JSON (a number has too many digits)") from None
-    check_plain(value, where)
+    check_plain(value, where, sep)
     return value
 
 
-def check_plain(value, where: str, sep: str = ": ") -> None:
+def check_plain(value, where: str, sep: str | None = ": ") -> None:
     """InputError unless `value` is plain JSON data: dicts with str keys, lists, str (valid
     Unicode), int of at most 64 bits, finite float, bool, None; nested at most MAX_DEPTH deep.
 
     Field readers can then test types with isinstance and build messages with json.dumps without
     meeting sets, bytes, NaN, unhashable keys or recursion. Iterative, so depth costs no stack.
-    Messages read "<where><sep><path>: reason"."""
+    Messages read "<where><sep><path>: reason"; with sep None a path stands alone, as the field
+    of the document it names ("seats[0].won: ..."), and `where` names only the whole document."""
     if not _plain_fast(value):
         _check_slow(value, where, sep)
 
@@ -141,7 +142,7 @@ def _check_slow(value, where: str, sep: str) -> None:
     stack = [(value, "", 1)]
     while stack:
         v, path, depth = stack.pop()
-        here = f"{where}{sep}{path}" if path else where
+        here = (path if sep is None else f"{where}{sep}{path}") if path else where
         if isinstance(v, (dict, list)) and depth > MAX_DEPTH:
             raise InputError(f"{where}: nested deeper than {MAX_DEPTH} levels")
         if v is None or isinstance(v, bool):
