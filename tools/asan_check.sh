@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Build atelier._core AND the Cython search (atelier.solvers.engine / testgame) with
 # AddressSanitizer + UBSan in a scratch copy of the package, then run against it:
-#   1. the API, CLI and search tests (bad parameters of every entry point, NaN selection,
+#   1. the API, CLI, input and search tests (bad parameters of every entry point, NaN selection,
 #      unknown position kinds, threads 1 and 2, MCTS / ISMCTS / expectimax on Inventors and
-#      the test game);
+#      the test game), the fuzz suite (tests/test_fuzz.py: its CI-sized run, or the long one
+#      with `tools/asan_check.sh -m fuzz_long tests/test_fuzz.py`) and the Leonardo core's tests
+#      (random packed bytes, bad fields and moves);
 #   2. the arena-failure path: allocations over 1 GiB fail (max_allocation_size_mb), so a
 #      --memory the machine cannot give must be one error, freed once, on both rulesets.
 # The binding promises that nothing from Python can crash the core or the search, and a
@@ -23,7 +25,7 @@ cp -r src/atelier "$out/atelier"
 rm -f "$out"/atelier/_core*.so "$out"/atelier/solvers/*.so
 mkdir -p "$out/obj"
 
-# The rules sources once, shared by the three modules (as setup.py compiles them into each).
+# The rules sources once, shared by the three modules (as setup.py's static library is).
 rules=$(ls cext/*/*.cpp | grep -v '^cext/bind/')
 printf '%s\n' $rules | xargs -P 2 -I{} sh -c '$0 "$@" -c {} -o "'"$out"'/obj/$(echo {} | tr / _).o"' \
   $cxx "${flags[@]}"
@@ -45,9 +47,11 @@ $py -c "import atelier.solvers.engine as e, sys; assert e.__file__.startswith('$
 
 [ -n "${ASAN_BUILD_ONLY:-}" ] && exit 0
 echo "== tests against the instrumented build"
-$py -m pytest -q -p no:cacheprovider tests/test_positions.py tests/test_cli.py \
-  tests/test_solvers_params.py tests/test_solvers_mcts.py tests/test_solvers_exact.py \
-  tests/test_solvers_inventors.py -k "not strength" "$@"
+tests=(tests/test_positions.py tests/test_cli.py tests/test_inputs.py tests/test_fuzz.py
+       tests/test_solvers_params.py tests/test_solvers_mcts.py tests/test_solvers_exact.py
+       tests/test_solvers_inventors.py tests/test_leonardo_invariants.py tests/test_leonardo_hidden.py)
+[ $# -gt 0 ] && tests=()   # explicit pytest arguments choose the tests
+$py -m pytest -q -p no:cacheprovider "${tests[@]}" -k "not strength" "$@"
 
 echo "== arena failure (allocations over 1 GiB fail)"
 ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1:max_allocation_size_mb=1024 $py - <<'EOF'
