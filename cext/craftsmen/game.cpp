@@ -162,7 +162,7 @@ void Game::initial_state(State& s, Rng& rng) const {
   s.season = 0;
   s.last_end = kNoSeat;
   s.auc_card = s.good = s.good_card = kNoSeat;
-  s.lim_seat = kNoSeat;
+  s.lim_seat = s.lim_actor = kNoSeat;
   s.idx = 0;
   s.phase = P_RUN;
   s.flow = F_MULLIGAN;
