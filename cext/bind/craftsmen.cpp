@@ -4,6 +4,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cstddef>
 #include <cstring>
 #include <vector>
 
@@ -77,6 +78,101 @@ using namespace atelier::craftsmen::bind;
 void bind_craftsmen(py::module_& m) {
   m.attr("STATE_BYTES") = (int)sizeof(State);
   m.attr("MAX_MOVES") = atelier::kMaxMoves;
+  // Byte layout of State (tests edit packed bytes and reload them through from_bytes, which
+  // validates them): field -> (offset, size in bytes).
+  {
+    py::dict layout, seat;
+    layout["bloc"] = py::make_tuple((int)offsetof(State, bloc), (int)sizeof(State::bloc));
+    layout["bpos"] = py::make_tuple((int)offsetof(State, bpos), (int)sizeof(State::bpos));
+    layout["bfill"] = py::make_tuple((int)offsetof(State, bfill), (int)sizeof(State::bfill));
+    layout["money"] = py::make_tuple((int)offsetof(State, money), (int)sizeof(State::money));
+    layout["deck_top"] = py::make_tuple((int)offsetof(State, deck_top), (int)sizeof(State::deck_top));
+    layout["deck_bottom"] = py::make_tuple((int)offsetof(State, deck_bottom), (int)sizeof(State::deck_bottom));
+    layout["seat"] = py::make_tuple((int)offsetof(State, seat), (int)sizeof(State::seat));
+    layout["guild"] = py::make_tuple((int)offsetof(State, guild), (int)sizeof(State::guild));
+    layout["order_track"] = py::make_tuple((int)offsetof(State, order_track), (int)sizeof(State::order_track));
+    layout["warehouse"] = py::make_tuple((int)offsetof(State, warehouse), (int)sizeof(State::warehouse));
+    layout["ship"] = py::make_tuple((int)offsetof(State, ship), (int)sizeof(State::ship));
+    layout["neutral_supply"] = py::make_tuple((int)offsetof(State, neutral_supply), (int)sizeof(State::neutral_supply));
+    layout["bank_priv"] = py::make_tuple((int)offsetof(State, bank_priv), (int)sizeof(State::bank_priv));
+    layout["bank_work"] = py::make_tuple((int)offsetof(State, bank_work), (int)sizeof(State::bank_work));
+    layout["bonus_unclaimed"] = py::make_tuple((int)offsetof(State, bonus_unclaimed), (int)sizeof(State::bonus_unclaimed));
+    layout["turn_order"] = py::make_tuple((int)offsetof(State, turn_order), (int)sizeof(State::turn_order));
+    layout["year"] = py::make_tuple((int)offsetof(State, year), (int)sizeof(State::year));
+    layout["season"] = py::make_tuple((int)offsetof(State, season), (int)sizeof(State::season));
+    layout["phase"] = py::make_tuple((int)offsetof(State, phase), (int)sizeof(State::phase));
+    layout["flow"] = py::make_tuple((int)offsetof(State, flow), (int)sizeof(State::flow));
+    layout["actor"] = py::make_tuple((int)offsetof(State, actor), (int)sizeof(State::actor));
+    layout["idx"] = py::make_tuple((int)offsetof(State, idx), (int)sizeof(State::idx));
+    layout["stage"] = py::make_tuple((int)offsetof(State, stage), (int)sizeof(State::stage));
+    layout["last_end"] = py::make_tuple((int)offsetof(State, last_end), (int)sizeof(State::last_end));
+    layout["h_seat"] = py::make_tuple((int)offsetof(State, h_seat), (int)sizeof(State::h_seat));
+    layout["h_space"] = py::make_tuple((int)offsetof(State, h_space), (int)sizeof(State::h_space));
+    layout["h_layer"] = py::make_tuple((int)offsetof(State, h_layer), (int)sizeof(State::h_layer));
+    layout["priv_mode"] = py::make_tuple((int)offsetof(State, priv_mode), (int)sizeof(State::priv_mode));
+    layout["priv_used"] = py::make_tuple((int)offsetof(State, priv_used), (int)sizeof(State::priv_used));
+    layout["win_kind"] = py::make_tuple((int)offsetof(State, win_kind), (int)sizeof(State::win_kind));
+    layout["wp"] = py::make_tuple((int)offsetof(State, wp), (int)sizeof(State::wp));
+    layout["token_wp"] = py::make_tuple((int)offsetof(State, token_wp), (int)sizeof(State::token_wp));
+    layout["produce2_used"] = py::make_tuple((int)offsetof(State, produce2_used), (int)sizeof(State::produce2_used));
+    layout["wp_return"] = py::make_tuple((int)offsetof(State, wp_return), (int)sizeof(State::wp_return));
+    layout["raws_left"] = py::make_tuple((int)offsetof(State, raws_left), (int)sizeof(State::raws_left));
+    layout["raw_product"] = py::make_tuple((int)offsetof(State, raw_product), (int)sizeof(State::raw_product));
+    layout["raw_card"] = py::make_tuple((int)offsetof(State, raw_card), (int)sizeof(State::raw_card));
+    layout["good"] = py::make_tuple((int)offsetof(State, good), (int)sizeof(State::good));
+    layout["good_card"] = py::make_tuple((int)offsetof(State, good_card), (int)sizeof(State::good_card));
+    layout["banker_taken"] = py::make_tuple((int)offsetof(State, banker_taken), (int)sizeof(State::banker_taken));
+    layout["build_count"] = py::make_tuple((int)offsetof(State, build_count), (int)sizeof(State::build_count));
+    layout["build_cost"] = py::make_tuple((int)offsetof(State, build_cost), (int)sizeof(State::build_cost));
+    layout["builds"] = py::make_tuple((int)offsetof(State, builds), (int)sizeof(State::builds));
+    layout["notary_done"] = py::make_tuple((int)offsetof(State, notary_done), (int)sizeof(State::notary_done));
+    layout["looked"] = py::make_tuple((int)offsetof(State, looked), (int)sizeof(State::looked));
+    layout["look_tier"] = py::make_tuple((int)offsetof(State, look_tier), (int)sizeof(State::look_tier));
+    layout["returns_left"] = py::make_tuple((int)offsetof(State, returns_left), (int)sizeof(State::returns_left));
+    layout["pay_amount"] = py::make_tuple((int)offsetof(State, pay_amount), (int)sizeof(State::pay_amount));
+    layout["pay_colours"] = py::make_tuple((int)offsetof(State, pay_colours), (int)sizeof(State::pay_colours));
+    layout["pay_seat"] = py::make_tuple((int)offsetof(State, pay_seat), (int)sizeof(State::pay_seat));
+    layout["pay_after"] = py::make_tuple((int)offsetof(State, pay_after), (int)sizeof(State::pay_after));
+    layout["pay_card"] = py::make_tuple((int)offsetof(State, pay_card), (int)sizeof(State::pay_card));
+    layout["auc_card"] = py::make_tuple((int)offsetof(State, auc_card), (int)sizeof(State::auc_card));
+    layout["auc_high"] = py::make_tuple((int)offsetof(State, auc_high), (int)sizeof(State::auc_high));
+    layout["auc_bidder"] = py::make_tuple((int)offsetof(State, auc_bidder), (int)sizeof(State::auc_bidder));
+    layout["auc_open"] = py::make_tuple((int)offsetof(State, auc_open), (int)sizeof(State::auc_open));
+    layout["auc_raised"] = py::make_tuple((int)offsetof(State, auc_raised), (int)sizeof(State::auc_raised));
+    layout["auc_dropped"] = py::make_tuple((int)offsetof(State, auc_dropped), (int)sizeof(State::auc_dropped));
+    layout["auc_init"] = py::make_tuple((int)offsetof(State, auc_init), (int)sizeof(State::auc_init));
+    layout["auc_max"] = py::make_tuple((int)offsetof(State, auc_max), (int)sizeof(State::auc_max));
+    layout["comp_seat"] = py::make_tuple((int)offsetof(State, comp_seat), (int)sizeof(State::comp_seat));
+    layout["disc_seat"] = py::make_tuple((int)offsetof(State, disc_seat), (int)sizeof(State::disc_seat));
+    layout["disc_left"] = py::make_tuple((int)offsetof(State, disc_left), (int)sizeof(State::disc_left));
+    layout["disc_after"] = py::make_tuple((int)offsetof(State, disc_after), (int)sizeof(State::disc_after));
+    layout["ch_src"] = py::make_tuple((int)offsetof(State, ch_src), (int)sizeof(State::ch_src));
+    layout["ch_dst"] = py::make_tuple((int)offsetof(State, ch_dst), (int)sizeof(State::ch_dst));
+    layout["ch_seat"] = py::make_tuple((int)offsetof(State, ch_seat), (int)sizeof(State::ch_seat));
+    layout["ch_left"] = py::make_tuple((int)offsetof(State, ch_left), (int)sizeof(State::ch_left));
+    layout["ch_after"] = py::make_tuple((int)offsetof(State, ch_after), (int)sizeof(State::ch_after));
+    layout["stack_space"] = py::make_tuple((int)offsetof(State, stack_space), (int)sizeof(State::stack_space));
+    layout["stack_pay"] = py::make_tuple((int)offsetof(State, stack_pay), (int)sizeof(State::stack_pay));
+    layout["stack_guild"] = py::make_tuple((int)offsetof(State, stack_guild), (int)sizeof(State::stack_guild));
+    layout["lim_seat"] = py::make_tuple((int)offsetof(State, lim_seat), (int)sizeof(State::lim_seat));
+    layout["lim_saved"] = py::make_tuple((int)offsetof(State, lim_saved), (int)sizeof(State::lim_saved));
+    layout["lim_actor"] = py::make_tuple((int)offsetof(State, lim_actor), (int)sizeof(State::lim_actor));
+    seat["ap"] = py::make_tuple((int)offsetof(Seat, ap), (int)sizeof(Seat::ap));
+    seat["home"] = py::make_tuple((int)offsetof(Seat, home), (int)sizeof(Seat::home));
+    seat["passed"] = py::make_tuple((int)offsetof(Seat, passed), (int)sizeof(Seat::passed));
+    seat["market"] = py::make_tuple((int)offsetof(Seat, market), (int)sizeof(Seat::market));
+    seat["priv"] = py::make_tuple((int)offsetof(Seat, priv), (int)sizeof(Seat::priv));
+    seat["work"] = py::make_tuple((int)offsetof(Seat, work), (int)sizeof(Seat::work));
+    seat["supply"] = py::make_tuple((int)offsetof(Seat, supply), (int)sizeof(Seat::supply));
+    seat["bonus"] = py::make_tuple((int)offsetof(Seat, bonus), (int)sizeof(Seat::bonus));
+    seat["contributed"] = py::make_tuple((int)offsetof(Seat, contributed), (int)sizeof(Seat::contributed));
+    seat["row_lo"] = py::make_tuple((int)offsetof(Seat, row_lo), (int)sizeof(Seat::row_lo));
+    seat["row_hi"] = py::make_tuple((int)offsetof(Seat, row_hi), (int)sizeof(Seat::row_hi));
+    seat["mulliganed"] = py::make_tuple((int)offsetof(Seat, mulliganed), (int)sizeof(Seat::mulliganed));
+    layout["seat_size"] = (int)sizeof(Seat);
+    m.attr("LAYOUT") = layout;
+    m.attr("SEAT_LAYOUT") = seat;
+  }
 
   py::class_<Game, GamePtr>(m, "Game", py::dynamic_attr())
       .def(py::init([](int players, const py::dict& edition, py::object age_rank) {

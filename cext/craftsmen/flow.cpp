@@ -336,9 +336,9 @@ void Rules::year_end(State& s) const {
     int order[kMaxPlayers], m = 0;
     for (int q = 0; q < n; ++q)
       if (cubes[q]) order[m++] = q;
-    std::sort(order, order + m, [&](int a, int b) {
-      return cubes[a] != cubes[b] ? cubes[a] > cubes[b] : best[a] < best[b];
-    });
+    auto before = [&](int a, int b) { return cubes[a] != cubes[b] ? cubes[a] > cubes[b] : best[a] < best[b]; };
+    for (int i = 1; i < m; ++i)
+      for (int j = i; j > 0 && before(order[j], order[j - 1]); --j) std::swap(order[j], order[j - 1]);
     for (int i = 0; i < m && i < sh.nbonus; ++i)
       s.seat[order[i]].ap = (int16_t)(s.seat[order[i]].ap + sh.bonus[i]);
   }

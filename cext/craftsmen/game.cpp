@@ -23,53 +23,72 @@ int Game::value(const uint8_t* c) {
 
 int Game::hand_size(const State& s, int seat) const { return Rules::hand(s, seat); }
 
-// Canonical text order of multisets (spec §23): items in colour order P, G, B, R then value;
-// strings compare item by item (letter ASCII, then digit), a prefix first.
-static int item_key(int type) {
-  static const int letter_rank[4] = {2, 1, 0, 3};  // ASCII order of P G B R: B < G < P < R
-  return letter_rank[type / kValues] * 4 + type % kValues;
-}
-static bool text_less(const Payment& a, const Payment& b) {
-  int ia = 0, ib = 0, ca = -1, cb = -1;
-  uint8_t ra[kMoneyTypes], rb[kMoneyTypes];
-  std::memcpy(ra, a.c, sizeof ra);
-  std::memcpy(rb, b.c, sizeof rb);
-  for (;;) {
-    while (ia < kMoneyTypes && !ra[ia]) ++ia;
-    while (ib < kMoneyTypes && !rb[ib]) ++ib;
-    if (ia == kMoneyTypes || ib == kMoneyTypes) return ia == kMoneyTypes && ib != kMoneyTypes;
-    ca = item_key(ia), cb = item_key(ib);
-    if (ca != cb) return ca < cb;
-    --ra[ia], --rb[ib];
-  }
+// Canonical text order of multisets (spec §23): the text lists items in colour order P, G, B,
+// R, then value; strings compare item by item (letter by ASCII, B < G < P < R, then digit), a
+// prefix first. key[] holds 1 + that rank per item, 0-terminated, so memcmp orders like text.
+static void text_key(const uint8_t* c, uint8_t* key) {
+  static const int letter_rank[4] = {2, 1, 0, 3};
+  int n = 0;
+  for (int t = 0; t < kMoneyTypes; ++t)
+    for (int i = 0; i < c[t]; ++i) key[n++] = (uint8_t)(1 + letter_rank[t / kValues] * 4 + t % kValues);
+  while (n < 16) key[n++] = 0;
 }
 
 int Game::payments(const State& s, Payment* out) const {
   if (s.phase != P_PAY) return 0;
   const uint8_t* h = s.money[M_HAND0 + s.pay_seat];
-  uint8_t lim[kMoneyTypes];
-  for (int k = 0; k < kMoneyTypes; ++k) lim[k] = (s.pay_colours & (1u << (k / kValues))) ? h[k] : 0;
-  int count = 0;
-  uint8_t c[kMoneyTypes] = {};
-  // Odometer over every sub-multiset of the allowed cards (hands hold <= 10 cards here).
-  for (;;) {
-    const int v = value(c);
-    if (v >= s.pay_amount) {
-      bool minimal = true;
-      for (int k = 0; k < kMoneyTypes && minimal; ++k) {
-        if (!c[k]) continue;
-        --c[k];
-        if (value(c) >= s.pay_amount) minimal = false;
-        ++c[k];
-      }
-      if (minimal && count < kMaxPayments) std::memcpy(out[count++].c, c, sizeof c);
-    }
-    int k = 0;
-    while (k < kMoneyTypes && c[k] == lim[k]) c[k++] = 0;
-    if (k == kMoneyTypes) break;
-    ++c[k];
+  const int X = s.pay_amount;
+  // Value is additive over colours, and removing a card changes only its colour's part, so a
+  // choice is minimal iff its total V >= X and, for every colour used, V - (that colour's
+  // smallest loss from removing one card) < X. Enumerate per colour, combine four loops.
+  struct Opt { uint8_t k[3]; int v, loss; };
+  Opt opts[kColours][125];
+  int nopt[kColours];
+  for (int c = 0; c < kColours; ++c) {
+    nopt[c] = 0;
+    const bool allowed = s.pay_colours & (1u << c);
+    for (int a = 0; a <= (allowed ? h[3 * c] : 0); ++a)
+      for (int b = 0; b <= (allowed ? h[3 * c + 1] : 0); ++b)
+        for (int d = 0; d <= (allowed ? h[3 * c + 2] : 0); ++d) {
+          if (nopt[c] >= 125) break;
+          Opt& o = opts[c][nopt[c]++];
+          o.k[0] = (uint8_t)a, o.k[1] = (uint8_t)b, o.k[2] = (uint8_t)d;
+          uint8_t cnt[kMoneyTypes] = {};
+          cnt[0] = (uint8_t)a, cnt[1] = (uint8_t)b, cnt[2] = (uint8_t)d;
+          o.v = value(cnt);
+          o.loss = 1 << 20;  // no card: no constraint
+          for (int t = 0; t < 3; ++t) {
+            if (!cnt[t]) continue;
+            --cnt[t];
+            o.loss = std::min(o.loss, o.v - value(cnt));
+            ++cnt[t];
+          }
+        }
   }
-  std::sort(out, out + count, text_less);
+  int count = 0;
+  uint8_t keys[kMaxPayments][16];
+  uint8_t order[kMaxPayments];
+  for (int i0 = 0; i0 < nopt[0]; ++i0)
+    for (int i1 = 0; i1 < nopt[1]; ++i1)
+      for (int i2 = 0; i2 < nopt[2]; ++i2)
+        for (int i3 = 0; i3 < nopt[3]; ++i3) {
+          const Opt* o[4] = {&opts[0][i0], &opts[1][i1], &opts[2][i2], &opts[3][i3]};
+          const int V = o[0]->v + o[1]->v + o[2]->v + o[3]->v;
+          if (V < X) continue;
+          bool minimal = true;
+          for (int c = 0; c < kColours; ++c) minimal &= V - o[c]->loss < X;
+          if (!minimal || count >= kMaxPayments) continue;
+          uint8_t* cc = out[count].c;
+          for (int c = 0; c < kColours; ++c)
+            for (int t = 0; t < 3; ++t) cc[3 * c + t] = o[c]->k[t];
+          text_key(cc, keys[count]);
+          order[count] = (uint8_t)count;
+          ++count;
+        }
+  std::sort(order, order + count, [&](uint8_t a, uint8_t b) { return std::memcmp(keys[a], keys[b], 16) < 0; });
+  Payment sorted[kMaxPayments];
+  for (int i = 0; i < count; ++i) sorted[i] = out[order[i]];
+  std::memcpy(out, sorted, sizeof(Payment) * count);
   return count;
 }
 

@@ -12,30 +12,38 @@ static bool same_pair(const BuildingData& a, const BuildingData& b) {
 
 void Rules::wp_uses(const State& s, int p, bool produce2, MoveList& out) const {
   const Seat& st = s.seat[p];
-  // PRODUCE: a supply cube and a destination (A9).
-  for (int b = 0; b < kFirstExtended; ++b) {
-    if (!in_row(s, p, b)) continue;
-    const int room = raw_room(s, p, ed.b[b].output) + (ed.c.market_max - st.market);
-    if (st.supply >= 1 && room >= 1) out.push(mk(PRODUCE, b));
+  uint8_t row[kBuildings];
+  const int nrow = row_cards(s, p, row);
+  // Empty icons per raw over the row: the destinations of a produced raw (A9).
+  int room[kRaw] = {};
+  for (int i = 0; i < nrow; ++i) {
+    const BuildingData& d = ed.b[row[i]];
+    for (int k = 0; k < d.ninputs; ++k)
+      if (d.inputs[k] < kRaw && !(s.bfill[row[i]] & (1u << k))) ++room[d.inputs[k]];
   }
-  if (produce2)
-    for (int b = 0; b < kFirstExtended; ++b) {
-      if (!in_row(s, p, b)) continue;
-      const int room = raw_room(s, p, ed.b[b].output) + (ed.c.market_max - st.market);
-      if (st.supply >= 2 && room >= 2) out.push(mk(PRODUCE2, b));
+  const int market_room = ed.c.market_max - st.market;
+  int first_ext = nrow;  // row[] is in edition order: producers come first
+  for (int i = 0; i < nrow; ++i)
+    if (row[i] >= kFirstExtended) {
+      first_ext = i;
+      break;
     }
+  if (st.supply >= 1)
+    for (int i = 0; i < first_ext; ++i)
+      if (room[ed.b[row[i]].output] + market_room >= 1) out.push(mk(PRODUCE, row[i]));
+  if (produce2 && st.supply >= 2)
+    for (int i = 0; i < first_ext; ++i)
+      if (room[ed.b[row[i]].output] + market_room >= 2) out.push(mk(PRODUCE2, row[i]));
   // TRADE: a market cube onto any empty raw icon, one move per (card, distinct raw).
   if (st.market)
-    for (int b = kFirstExtended; b < kBuildings; ++b) {
-      if (!in_row(s, p, b)) continue;
+    for (int i = first_ext; i < nrow; ++i) {
+      const int b = row[i];
       const BuildingData& d = ed.b[b];
-      for (int i = 0; i < d.ninputs; ++i) {
-        if (!ed.is_raw(d.inputs[i]) || empty_icon(s, b, d.inputs[i]) != i) continue;
-        out.push(mk(TRADE, b | (i << 7)));
-      }
+      for (int k = 0; k < d.ninputs; ++k)
+        if (d.inputs[k] < kRaw && empty_icon(s, b, d.inputs[k]) == k) out.push(mk(TRADE, b | (k << 7)));
     }
-  for (int b = kFirstExtended; b < kBuildings; ++b)
-    if (in_row(s, p, b) && full(s, b)) out.push(mk(MAKE, b));
+  for (int i = first_ext; i < nrow; ++i)
+    if (full(s, row[i])) out.push(mk(MAKE, row[i]));
 }
 
 bool Rules::any_wp_use(const State& s, int p) const {

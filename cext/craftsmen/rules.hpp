@@ -1,6 +1,8 @@
 // Internal to the Craftsmen core: the queries and state edits shared by the move generator,
 // the transitions (game.cpp) and the chance nodes (chance.cpp).
 #pragma once
+#include <cstring>
+
 #include "game.hpp"
 
 namespace atelier::craftsmen {
@@ -12,15 +14,22 @@ struct Rules {
   explicit Rules(const Game& game) : g(game), ed(game.ed_), n(game.n_) {}
 
   // ---- queries ---------------------------------------------------------------------------
-  static int hand(const State& s, int p) {
-    int t = 0;
-    for (int k = 0; k < kMoneyTypes; ++k) t += s.money[M_HAND0 + p][k];
-    return t;
-  }
+  // Sum of the 12 counters of a money place (each <= 48, so no byte overflows the SWAR sum).
   static int place_count(const State& s, int place) {
-    int t = 0;
-    for (int k = 0; k < kMoneyTypes; ++k) t += s.money[place][k];
-    return t;
+    uint64_t a;
+    uint32_t b;
+    std::memcpy(&a, s.money[place], 8);
+    std::memcpy(&b, s.money[place] + 8, 4);
+    return (int)(((a * 0x0101010101010101ULL) >> 56) + ((b * 0x01010101u) >> 24));
+  }
+  static int hand(const State& s, int p) { return place_count(s, M_HAND0 + p); }
+  // The cards of p's row (edition order); returns their number.
+  static int row_cards(const State& s, int p, uint8_t* out) {
+    int c = 0;
+    const uint8_t want = (uint8_t)(B_ROW | p);
+    for (int b = 0; b < kBuildings; ++b)
+      if (s.bloc[b] == want) out[c++] = (uint8_t)b;
+    return c;
   }
   static int hand_value(const State& s, int p) { return Game::value(s.money[M_HAND0 + p]); }
   static int colour_value(const State& s, int p, unsigned mask) {
