@@ -718,3 +718,237 @@ def test_s31_money_reshuffle():
     assert [t for _, _, t in st.chance_outcomes()] == ["DRAW(R1)"]
     apply_all(st, ["DRAW(R1)", "DRAW(R1)"])
     assert st.fields()["display"] == {"R1": 2}
+
+
+# ---- S6 placement, stacking and guild order ----------------------------------------------
+
+GUILD = C.LAYOUT["guild"][0]
+
+
+def put_disc(e, guild, space, layer, seat, privileged=False):
+    e.b[GUILD + (guild * 3 + space) * 2 + layer] = seat | (0x80 if privileged else 0)
+    e.set_seat(seat, "home", e.seat(seat, "home") - 1)
+
+
+def test_s6_stacking_pays_the_covered_player():
+    st = play(game(5).start(12), phase("HELPER"))
+    order = st.fields()["turn_order"]
+    Y, K, R = order[0], order[1], order[2]
+    e = Edit(st)
+    put_disc(e, 0, 0, 0, Y)
+    put_disc(e, 0, 1, 0, K)
+    put_disc(e, 0, 2, 0, R)
+    e.set("actor", R).hand_money(R, ["P1"])
+    st = e.state()
+    st.apply("PLACE(I)")
+    assert texts(st) == ["STACK(1)", "STACK(2)", "STACK(3)"]
+    st.apply("STACK(1)")
+    assert texts(st) == ["PAY_CARD(P1)", "PAY_AP"]
+    ap_r, ap_y = st.fields()["seats"][R]["ap"], st.fields()["seats"][Y]["ap"]
+    st.apply("PAY_AP")
+    f = st.fields()
+    assert f["seats"][R]["ap"] == ap_r - 1 and f["seats"][Y]["ap"] == ap_y + 1
+    assert f["guilds"][0][0] == [{"seat": Y, "privileged": False}, {"seat": R, "privileged": False}]
+
+
+def test_s6_full_guild_and_action_order():
+    st = play(game(5).start(12), phase("HELPER"))
+    order = st.fields()["turn_order"]
+    Y, K, R, Bl, Gn = order
+    e = Edit(st)
+    for sp, (bottom, top) in enumerate([(Y, R), (K, Bl), (R, Gn)]):
+        put_disc(e, 0, sp, 0, bottom)
+        put_disc(e, 0, sp, 1, top)
+    st = e.state()
+    assert "PLACE(I)" not in texts(st)
+    seen = []
+
+    def pol(s, moves):
+        if s.fields()["phase"] == "BANK1":
+            seen.append((s.current_player, s.fields()["context"]["priv_mode"]))
+        return passive(s, moves)
+
+    play(st, lambda s: s.fields()["season"] == 1, pol)
+    assert [q for q, _ in seen] == [Y, R, K, Bl, R, Gn]
+    assert [m for _, m in seen][:2] == [1, 1]  # space 1: the privilege is free
+
+
+# ---- S19 catch-up tokens, S20 order change -----------------------------------------------
+
+def town_with(tokens=None, players=4):
+    ed = edition()
+    if tokens is not None:
+        for key in ("privilege_tokens_by_players", "work_tokens_by_players"):
+            ed["constants"][key]["value"][str(players)] = tokens
+    st = game(players, ed).start(3)
+    st = play(st, phase("TOWN"), script(["PLACE(VI)"]))
+    return st
+
+
+def after_final_phase(st):
+    st.apply("SKIP")
+    return play(st, phase("HELPER"))
+
+
+@pytest.mark.parametrize("bank,d_holds,expect", [
+    (1, 0, [0, 0, 0, 1]),     # B and D tie for fewest: D, later in the order, takes the only token
+    (2, 0, [0, 1, 0, 1]),     # both take one
+    (3, 2, [0, 1, 0, 2]),     # D holds 2 and is skipped; B takes one
+])
+def test_s19_catch_up_tokens(bank, d_holds, expect):
+    st = town_with(tokens=bank + d_holds)
+    A, B, Cc, D = st.fields()["turn_order"]
+    e = Edit(st)
+    put_disc(e, 0, 0, 0, A, True)
+    put_disc(e, 1, 0, 0, A, True)
+    put_disc(e, 2, 0, 0, Cc, True)
+    e.set_seat(D, "priv", d_holds).set("bank_priv", bank)
+    st = after_final_phase(e.state())
+    assert [st.fields()["seats"][q]["priv_tokens"] for q in (A, B, Cc, D)] == expect
+
+
+def test_s19_all_zero_short_bank_gives_from_the_last_position():
+    st = town_with(tokens=3)
+    A, B, Cc, D = st.fields()["turn_order"]
+    st = after_final_phase(st)
+    assert [st.fields()["seats"][q]["priv_tokens"] for q in (A, B, Cc, D)] == [0, 1, 1, 1]
+
+
+def test_s19_two_players_tie_gives_nobody():
+    st = town_with(players=2)
+    A, B = st.fields()["turn_order"]
+    e = Edit(st)
+    put_disc(e, 0, 0, 0, A, True)
+    put_disc(e, 1, 0, 0, B, True)
+    st = after_final_phase(e.state())
+    assert [st.fields()["seats"][q]["priv_tokens"] for q in (A, B)] == [0, 0]
+
+
+def test_s20_order_change():
+    st = town_with(players=5)
+    A, B, Cc, D, E = st.fields()["turn_order"]
+    e = Edit(st)
+    e.set("order_track", D, 0).set("order_track", B, 1)
+    st = after_final_phase(e.state())
+    assert st.fields()["turn_order"] == [D, B, A, Cc, E]
+
+
+# ---- S24, S27 work tokens ------------------------------------------------------------------
+
+def test_s24_work_token_at_the_end_window():
+    st, y = at_action(4, "V")
+    e = Edit(st)
+    e.set_row(y, ["L1", "A07"]).hand_money(y, ["P1"]).fill("A07", 1, y)  # paper there
+    e.set_seat(y, "work", 1).set("bank_work", e.get("bank_work") - 1)
+    st = e.state()
+    apply_all(st, ["PURCHASE(leather,A07)", "PAY_CARD(P1)"])
+    assert st.current_player == y and texts(st) == ["WORK_TOKEN", "END"]
+    st.apply("WORK_TOKEN")
+    assert "MAKE(A07)" in texts(st) and not any(t.startswith("PRODUCE2") for t in texts(st))
+    ap = st.fields()["seats"][y]["ap"]
+    apply_all(st, ["MAKE(A07)", "LOAD(2)"])
+    assert st.fields()["seats"][y]["ap"] == ap + 4
+
+
+def test_s27_stage_window_after_other_helpers():
+    st, y = at_action(4, "IV")
+    green = st.fields()["turn_order"][3]
+    e = Edit(st)
+    e.set_row(y, ["L1", "A07"]).fill("A07", 3, y)
+    e.set_seat(y, "work", 1).set("bank_work", e.get("bank_work") - 1)
+    put_disc(e, 4, 0, 0, green)
+    st = e.state()
+    st.apply("END")  # yellow skips its Craftsmen action: its stage IV window stays shut (7.5)
+    assert st.current_player == green and st.fields()["phase"] == "MERCH"
+    st.apply("SKIP")
+    assert st.current_player == y and texts(st) == ["WORK_TOKEN", "END"]
+    assert st.fields()["context"]["stage"] == 4
+    ap = st.fields()["seats"][y]["ap"]
+    apply_all(st, ["WORK_TOKEN", "MAKE(A07)", "LOAD(2)"])
+    f = st.fields()
+    assert f["seats"][y]["ap"] == ap + 4 and f["ships"][1]["books"] == [y, None]
+
+
+def test_s27_no_window_right_after_own_end():
+    st, y = at_action(4, "IV")
+    e = Edit(st)
+    e.set_row(y, ["L1", "A07"]).fill("A07", 3, y)
+    e.set_seat(y, "work", 1).set("bank_work", e.get("bank_work") - 1)
+    st = e.state()
+    st.apply("END")
+    # Nothing happened since yellow's END: no window in stage IV, V or VI; the round ends.
+    assert st.fields()["phase"] == "HELPER" and st.fields()["season"] == 1
+
+
+# ---- S30 end-of-round discards -----------------------------------------------------------
+
+def test_s30_end_of_round_discards_in_turn_order():
+    st = town_with(players=3)
+    B, Cc, A = st.fields()["turn_order"]
+    e = Edit(st)
+    e.set("season", 2)
+    e.hand_money(B, ["P1"] * 4 + ["G1"] * 4 + ["B1"]).hand_money(Cc, ["P2"] * 4 + ["G2"] * 4)
+    e.hand_money(A, ["P3"] * 4 + ["G3"] * 4 + ["B3", "R3"])
+    st = e.state()
+    st.apply("SKIP")
+    seen = []
+    while st.fields()["phase"] == "DISCARD":
+        seen.append(st.current_player)
+        st.apply(texts(st)[0])
+    assert seen == [B, A, A]
+    assert [sum(st.fields()["seats"][q]["money"].values()) for q in (B, Cc, A)] == [8, 8, 8]
+
+
+# ---- S33 Banker with a short display -----------------------------------------------------
+
+def test_s33_short_display():
+    st, p = banker(["P1"], display=["G2"])
+    st.apply("TAKE_FACEUP(G2)")
+    assert texts(st) == ["STOP"]
+    st.apply("STOP")
+    draws = 0
+    while st.is_chance():
+        st.sample_chance(draws)
+        draws += 1
+    assert draws == 3
+    st2, p = banker(["P1"], display=[])
+    assert texts(st2) == ["TAKE_DECK", "SKIP"]
+    st2.apply("TAKE_DECK")
+    draws = 0
+    while st2.is_chance():
+        st2.sample_chance(draws)
+        draws += 1
+    assert draws == 4
+
+
+# ---- S28 winter -------------------------------------------------------------------------
+
+def test_s28_winter_virtual_helpers_each_use_a_privilege_token():
+    st = to_winter_architects(3)
+    A = st.current_player
+    e = Edit(st)
+    e.set_row(A, ["B09", "L1", "E23"]).set_hand_buildings(A, ["B14"])
+    e.hand_money(A, ["P1", "P3", "G1", "G2", "G3", "B1", "B2", "R1", "R2", "R3"])
+    total = e.get("bank_priv") + sum(e.seat(q, "priv") for q in range(3))
+    for q in range(3):
+        e.set_seat(q, "priv", 0)
+    e.set_seat(A, "priv", 2).set("bank_priv", total - 2).set("priv_mode", 2)
+    st = e.state()
+    apply_all(st, ["BUILD(B14,L)", "DONE"])
+    assert "PAY(R2)" in texts(st)
+    st.apply("PAY(R2)")
+    assert st.fields()["seats"][A]["priv_tokens"] == 1
+    st = play(st, phase("CRAFT", A))
+    apply_all(st, ["PRODUCE2(B09)", "SEND(ICON(E23,wheat))", "SEND(MARKET)", "MAKE(E23)", "SEND(WAREHOUSE)"])
+    assert st.fields()["seats"][A]["priv_tokens"] == 0
+    st.apply("REWARD(" + texts(st)[0][7:9] + ")")
+    while st.is_chance():
+        st.sample_chance(1)
+    assert sum(st.fields()["seats"][A]["money"].values()) == 10
+    st.apply("END")
+    st = play(st, lambda s: s.fields()["phase"] == "DISCARD" and s.current_player == A)
+    st.apply(texts(st)[0])
+    st.apply(texts(st)[0])
+    st = play(st, phase("CONTRIB", A))
+    assert sum(st.fields()["seats"][A]["money"].values()) == 8
+    assert st.fields()["seats"][A]["priv_tokens"] == 0
