@@ -13,7 +13,7 @@ void Rules::use_privilege(State& s) const {
     ++s.bank_priv;
   }
   s.priv_used = 1;
-  if (s.h_space != kNoSeat) s.guild[s.stage][s.h_space][s.h_layer] |= 0x80;
+  if (s.h_space != kNoSeat && s.stage < kGuilds) s.guild[s.stage][s.h_space][s.h_layer] |= 0x80;
 }
 
 void Rules::to_bottom(State& s, int b) const {

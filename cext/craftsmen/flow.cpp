@@ -397,6 +397,10 @@ void Rules::step_flow(State& s) const {
       s.flow = F_NEXT_HELPER;
       return;
     case F_NEXT_HELPER: {
+      if (s.stage >= kGuilds) {  // never from a valid state; keeps edited bytes in bounds
+        s.flow = F_STAGE;
+        return;
+      }
       int q = -1, sp = kNoSeat, layer = 0;
       if (winter(s)) {
         if (s.idx < n) q = s.turn_order[s.idx];

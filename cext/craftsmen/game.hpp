@@ -46,7 +46,9 @@ class Game {
   void returns(const State& s, double* out) const;  // 1 for the winner at TERMINAL
 
   uint64_t compute_hash(const State& s) const;
-  std::string validate(const State& s) const;  // "" when every packed field is in bounds
+  // "" when every packed field is in bounds. `resumed`: s is a decision or chance node that a
+  // 10-card limit discard interrupted (checked as it will be when the discard is over).
+  std::string validate(const State& s, bool resumed = false) const;
 
   std::string move_to_string(const State& s, Move m) const;
   std::string parse_move(const State& s, const std::string& text, Move& m) const;

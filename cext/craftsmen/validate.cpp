@@ -14,7 +14,7 @@ namespace atelier::craftsmen {
 
 static bool seat_or_none(uint8_t v, int n) { return v == kNoSeat || v < n; }
 
-std::string Game::validate(const State& s) const {
+std::string Game::validate(const State& s, bool resumed) const {
   const Rules R(*this);
   const int n = n_;
   CHECK(s.year >= 1 && s.year <= 3, "year: must be 1..3");
@@ -164,7 +164,10 @@ std::string Game::validate(const State& s) const {
   if (ph == P_SEND && !s.raws_left) CHECK(s.good < kProducts && ed_.is_semi(s.good) && !ed_.is_meat(s.good), "context: a semi-finished good to send");
   if (ph == P_LOAD) CHECK(s.good < kProducts && ed_.shippable(s.good) && s.good_card < kBuildings, "context: a good to load");
   if (ph == P_STACK_PAY) CHECK(s.guild[s.stack_guild][s.stack_space][0] != kNoSeat, "context: stacking on an empty space");
-  if (s.phase == P_CHANCE) {
+  if (s.phase == P_CHANCE && resumed) {
+    // Not yet resolved: known draws and a reshuffle come first when it resumes (draw_step).
+    CHECK(s.ch_left <= 8, "chance: too many draws");
+  } else if (s.phase == P_CHANCE) {
     CHECK(s.ch_left > 0 && s.ch_left <= 8, "chance: nothing to draw");
     if (s.ch_src == 0) CHECK(R.place_count(s, M_DECK) > 0, "chance: the money deck is empty");
     else {
@@ -173,6 +176,72 @@ std::string Game::validate(const State& s) const {
         seg |= (s.bloc[b] & 0xF0) == B_SEG, top |= s.bloc[b] == B_TOP;
       CHECK(seg && !top, "chance: no segment to draw from");
     }
+  }
+  // Continuations and phases that read the auction card.
+  const bool auction = s.phase == P_BID || s.phase == P_MAYOR_BID || (s.phase == P_CHANCE && s.ch_dst == D_MAYOR) ||
+                       (s.phase == P_PAY && s.pay_after == A_WIN_PAID) ||
+                       (s.phase == P_DISCARD && s.disc_after == A_WIN_PAID) ||
+                       (s.phase == P_CHANCE && (s.ch_after == A_WIN_PAID || s.ch_after == A_MAYOR));
+  if (auction) CHECK(s.auc_card != kNoSeat, "context: an auction without its card");
+  const bool mayor = s.phase == P_MAYOR_BID || (s.phase == P_CHANCE && s.ch_dst == D_MAYOR) ||
+                     (s.phase == P_LIMIT && s.lim_saved == P_MAYOR_BID);
+  CHECK(mayor || R.place_count(s, M_MAYOR) == 0, "money.mayor: the mayor's cards outside an auction");
+  CHECK(R.place_count(s, M_MAYOR) <= 6, "money.mayor: too many cards");
+  if (s.phase == P_LIMIT) {
+    // The interrupted decision must itself be a valid position once the discard is over.
+    State t = s;
+    t.phase = s.lim_saved;
+    t.actor = s.lim_actor;
+    t.lim_seat = t.lim_actor = kNoSeat;
+    t.lim_saved = 0;
+    const std::string inner = validate(t, true);
+    if (!inner.empty()) return "limit discard: " + inner;
+  }
+  // The flow cursor must match the pending decision (bytes from outside could pair any two).
+  const int eff = s.phase == P_LIMIT ? s.lim_saved : s.phase;
+  const bool in_action = (eff >= P_WINDOW && eff <= P_LOAD && eff != P_DISCARD) ||
+                         (eff == P_DISCARD && s.disc_after != A_FLOW) ||
+                         (eff == P_CHANCE && s.ch_after != A_FLOW) || eff == P_PAY;
+  if (in_action) {
+    CHECK(s.stage < kGuilds && (s.flow == F_NEXT_HELPER || s.flow == F_STAGE_WINDOWS), "flow: a guild action outside the guild phase");
+    CHECK(!R.winter(s) || s.stage == 1 || s.stage == 3, "stage: winter has only stages II and IV");
+    int want = -1;
+    if (eff >= P_BANK1 && eff <= P_BANK_PRIV) want = 0;
+    if (eff == P_BUILD1 || eff == P_BUILD2) want = 1;
+    if (eff >= P_NOTARY1 && eff <= P_RETURN) want = 2;
+    if (eff == P_CRAFT) want = 3;
+    if (eff >= P_MERCH && eff <= P_COMPENSATE) want = 4;
+    if (eff == P_TOWN) want = 5;
+    if (want >= 0) CHECK(s.stage == want && s.flow == F_NEXT_HELPER, "stage: the decision does not belong to this stage");
+    if (s.flow == F_NEXT_HELPER) {
+      CHECK(R.winter(s) ? s.idx < n : s.idx < 2 * R.spaces(), "flow: helper index out of range");
+      if (!R.winter(s)) {
+        const uint8_t d = s.guild[s.stage][s.idx / 2][s.idx % 2];
+        CHECK(d != kNoSeat && (d & 0x7F) == s.h_seat && s.h_space == s.idx / 2 && s.h_layer == s.idx % 2,
+              "flow: the acting helper is not on the board");
+      } else {
+        CHECK(s.turn_order[s.idx] == s.h_seat && s.h_space == kNoSeat, "flow: the acting virtual helper");
+      }
+    } else {
+      CHECK(s.idx < n && s.turn_order[s.idx] == s.actor, "flow: a stage window of another seat");
+    }
+  }
+  if (eff == P_MULLIGAN) CHECK(s.flow == F_MULLIGAN && s.idx < n && s.turn_order[s.idx] == s.actor, "flow: mulligan");
+  if (eff == P_HELPER)
+    CHECK(s.flow == F_HELPER && !R.winter(s) && s.seat[s.actor].home > 0 && !s.seat[s.actor].passed, "flow: helper phase");
+  if (eff == P_STACK || eff == P_STACK_PAY) CHECK(s.flow == F_HELPER && !R.winter(s), "flow: stacking");
+  if (eff == P_CONTRIB) CHECK(s.flow == F_CONTRIB && s.idx < n && s.turn_order[s.idx] == s.actor, "flow: contribution");
+  if (eff == P_DISCARD && s.disc_after == A_FLOW) CHECK(s.flow == F_ROUND_END && s.disc_seat == s.actor, "flow: end-of-round discard");
+  if (eff == P_CHANCE && s.ch_after == A_FLOW) CHECK(s.flow == F_MULLIGAN || s.flow == F_HELPER, "flow: a draw outside the setup or helper phase");
+  if (eff == P_TERMINAL) CHECK(s.flow == F_NONE && s.year == 3, "flow: terminal");
+  if (eff == P_DISCARD) CHECK(s.disc_seat == s.actor && s.disc_left >= 1, "context: discard");
+  // Helpers: at home or on the board, 5 a seat.
+  for (int q = 0; q < n; ++q) {
+    int on = s.seat[q].home + ((eff == P_STACK || eff == P_STACK_PAY) && q == s.actor);  // disc in hand
+    for (int g = 0; g < kGuilds; ++g)
+      for (int sp = 0; sp < kSpaces; ++sp)
+        for (int l = 0; l < 2; ++l) on += s.guild[g][sp][l] != kNoSeat && (s.guild[g][sp][l] & 0x7F) == q;
+    CHECK(on == 5, "seat.home: each seat's 5 helpers are at home or on the board");
   }
   if (s.phase < P_CHANCE) {
     MoveList ml;
