@@ -127,3 +127,20 @@ def test_bad_editions_name_the_field():
         C.Game(6, edition())
     with pytest.raises(ValueError, match="age_rank"):
         C.Game(3, edition(), [0, 0, 1])
+
+
+def test_inconsistent_bytes_are_rejected_by_name():
+    from craftsmen_helpers import M_MAYOR, Edit, phase, play, script
+    st = play(game(4).start(3), phase("CRAFT"), script(["PLACE(IV)"]))
+    e = Edit(st)
+    e.set_money(M_MAYOR, ["R1"])  # the mayor's cards outside an auction
+    with pytest.raises(ValueError, match="mayor"):
+        e.state()
+    e = Edit(st)
+    e.set("stage", 6)  # a Craftsmen decision outside the guild phase: would index guild[6]
+    with pytest.raises(ValueError, match="stage|flow"):
+        e.state()
+    e = Edit(st)
+    e.set_seat(st.current_player, "home", 5)  # a sixth helper
+    with pytest.raises(ValueError, match="helpers"):
+        e.state()
