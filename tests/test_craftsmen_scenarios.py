@@ -617,9 +617,8 @@ def test_s23_stacking_payment_needs_ap_or_a_card():
     p = st.current_player
     q1, q2 = others(st, p)
     e = Edit(st)
-    off = C.LAYOUT["guild"][0]  # guild II (index 1): spaces 1..3 bottoms
-    for sp, q in enumerate([q1, q2, q1]):
-        e.b[off + (1 * 3 + sp) * 2] = q
+    for sp, q in enumerate([q1, q2, q1]):  # guild II (index 1): spaces 1..3 bottoms
+        put_disc(e, 1, sp, 0, q)
     e.set("year", 3).set_seat(p, "ap", 2).hand_money(p, [])
     st = e.state()
     assert "PLACE(II)" in texts(st)
@@ -628,7 +627,7 @@ def test_s23_stacking_payment_needs_ap_or_a_card():
     e = Edit(st.clone())
     e2 = Edit(play(game(3).start(8), phase("HELPER")))
     for sp, q in enumerate([q1, q2, q1]):
-        e2.b[off + (1 * 3 + sp) * 2] = q
+        put_disc(e2, 1, sp, 0, q)
     e2.set("year", 3).set_seat(p, "ap", 2).hand_money(p, ["R2"])
     st2 = e2.state()
     st2.apply("PLACE(II)")
