@@ -1,4 +1,4 @@
-"""Worked scenarios of the Craftsmen spec (§19), each asserting its stated outcome. Positions are
+"""Worked scenarios of the Craftsmen spec (Craftsmen §19), each asserting its stated outcome. Positions are
 reached by play and then edited byte-wise (tests/craftsmen_helpers.py); every edit is reloaded
 through State.from_bytes, which validates it."""
 import pytest

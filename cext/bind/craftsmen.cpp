@@ -203,7 +203,7 @@ void bind_craftsmen(py::module_& m) {
         Rng rng(seed);
         g->initial_state(s, rng);
         return std::make_shared<PyState>(g, s);
-      }, py::arg("seed") = 0, "The position after setup (spec 4.2, sampled from seed): the first mulligan.")
+      }, py::arg("seed") = 0, "The position after setup (Craftsmen spec 4.2, sampled from seed): the first mulligan.")
       .def("random_games", &random_games, py::arg("n"), py::arg("seed") = 0)
       .def("bench_core", &bench_core, py::arg("n_games"), py::arg("seed") = 0)
       .def("__repr__", [](const Game& g) { return "<craftsmen Game players=" + std::to_string(g.num_players()) + ">"; });
@@ -290,5 +290,5 @@ void bind_craftsmen(py::module_& m) {
       ++c[(std::strchr(kColourLetters, t[0]) - kColourLetters) * kValues + (t[1] - '1')];
     }
     return Game::value(c);
-  }, py::arg("cards"), "The value of a set of money cards (spec 7.1), e.g. ['R3','R3','B1'] -> 7.");
+  }, py::arg("cards"), "The value of a set of money cards (Craftsmen spec 7.1), e.g. ['R3','R3','B1'] -> 7.");
 }

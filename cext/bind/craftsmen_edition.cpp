@@ -1,6 +1,6 @@
-// The Craftsmen edition JSON (src/atelier/data/editions/craftsmen.json, spec §3) -> Edition.
+// The Craftsmen edition JSON (src/atelier/data/editions/craftsmen.json, Craftsmen §3) -> Edition.
 // Names become indices here; every number is range-checked before it lands in a uint8_t, and
-// Edition::validate() then checks the rules of spec §3.
+// Edition::validate() then checks the rules of Craftsmen §3.
 #include <map>
 
 #include "craftsmen_bind.hpp"
@@ -40,7 +40,7 @@ py::dict as_dict(py::handle h, const std::string& field) {
   return py::reinterpret_borrow<py::dict>(h);
 }
 
-// A constant's value (spec §3: {value, provenance}).
+// A constant's value (Craftsmen §3: {value, provenance}).
 py::object constant(const py::dict& c, const char* name) {
   const py::dict e = as_dict(need(c, name, "constants."), std::string("constants.") + name);
   return need(e, "value", std::string("constants.") + name + ".");

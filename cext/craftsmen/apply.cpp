@@ -1,5 +1,5 @@
 // Craftsmen transitions: one decision, then the forced consequences up to the next decision or
-// chance node (spec 1.10). The flow of rounds, stages and windows is in flow.cpp.
+// chance node (Craftsmen spec 1.10). The flow of rounds, stages and windows is in flow.cpp.
 #include <cstring>
 
 #include "game.hpp"
@@ -476,7 +476,7 @@ void Game::apply(State& s, Move m) const {
       if (type == REWARD) {
         --s.money[M_DISPLAY][a];
         ++hand[a];
-        // Order inside the step (spec 23): reward, 10-card limit, then the refill.
+        // Order inside the step (Craftsmen spec 23): reward, 10-card limit, then the refill.
         R.start_draw(s, 0, D_DISPLAY, p, ed_.c.display - R.place_count(s, M_DISPLAY), A_REWARD_DONE);
       } else {
         R.start_draw(s, 0, D_MONEY_HAND, p, 1, A_REWARD_DONE);

@@ -1,4 +1,4 @@
-// Chance nodes (spec 6.4, §15, 17.1-17.2): draws from the first non-empty segment of a deck
+// Chance nodes (Craftsmen spec 6.4, Craftsmen §15, 17.1-17.2): draws from the first non-empty segment of a deck
 // with probability count / segment size; known tops and bottoms resolve without a node; an
 // empty money deck reshuffles the discard pile into its single segment (A3).
 #include "game.hpp"

@@ -1,4 +1,4 @@
-// Craftsmen edition checks (spec §3): one line per field, so a bad edition names what is wrong.
+// Craftsmen edition checks (Craftsmen §3): one line per field, so a bad edition names what is wrong.
 #include "edition.hpp"
 
 #include <set>

@@ -1,4 +1,4 @@
-// Craftsmen component data (spec §2, §3). The binding reads the JSON edition, maps names to
+// Craftsmen component data (Craftsmen §2, Craftsmen §3). The binding reads the JSON edition, maps names to
 // indices and fills this struct; Edition::validate() re-checks every bound the packed State
 // relies on, one line per field, so nothing unchecked crosses into the rules.
 #pragma once
@@ -7,7 +7,7 @@
 
 namespace atelier::craftsmen {
 
-constexpr int kColours = 4;                 // P G B R (spec 1.2)
+constexpr int kColours = 4;                 // P G B R (Craftsmen spec 1.2)
 constexpr int kValues = 3;                  // printed values 1..3
 constexpr int kMoneyTypes = kColours * kValues;  // type t = colour*3 + (value-1)
 constexpr int kMoneyCards = 48;
@@ -45,10 +45,10 @@ struct ShipData {
   uint8_t bonus[kMaxBonuses];
 };
 
-// The numbers of the spec the engine reads from the edition's `constants` (spec §20).
+// The numbers of the spec the engine reads from the edition's `constants` (Craftsmen §20).
 struct Constants {
   uint8_t money_dealt = 5, display = 3, basic_dealt = 2, house_dealt = 1, faceup = 2;
-  uint8_t tokens_by_players[6] = {0, 0, 4, 6, 8, 10};  // privilege = work (spec 4.3)
+  uint8_t tokens_by_players[6] = {0, 0, 4, 6, 8, 10};  // privilege = work (Craftsmen spec 4.3)
   uint8_t max_tokens_held = 2;
   uint8_t start_ap[5] = {0, 1, 1, 2, 2};
   uint8_t per_player_per_guild = 2, per_player_per_guild_2p = 2;
@@ -88,7 +88,7 @@ struct Edition {
   bool is_meat(int p) const { return is_semi(p) && warehouse_of[p] < 0; }
   bool shippable(int p) const { return is_final(p) || is_meat(p); }
 
-  // Spec §3. Returns "" when valid, else "field: reason"; fills the derived fields.
+  // Spec Craftsmen §3. Returns "" when valid, else "field: reason"; fills the derived fields.
   std::string validate();
 };
 

@@ -1,5 +1,5 @@
 // Craftsmen flow: rounds, helper phase, stages and helper actions, work-token windows, final
-// phase, end of round, year end (spec §5, §7.3, §7.5, §8, §9.1, §11-§14). Every function here
+// phase, end of round, year end (Craftsmen §5, Craftsmen §7.3, Craftsmen §7.5, Craftsmen §8, Craftsmen §9.1, Craftsmen §11-Craftsmen §14). Every function here
 // leaves the state either at a decision, at a chance node, or at P_RUN for advance() to go on.
 #include <algorithm>
 #include <cstring>
@@ -10,7 +10,7 @@
 namespace atelier::craftsmen {
 
 // The 10-card limit (A23) is checked whenever a step ends, except inside a Banker action
-// before its own discards (spec 7.3, §23): draws, the privilege choice and those discards.
+// before its own discards (Craftsmen spec 7.3, Craftsmen §23): draws, the privilege choice and those discards.
 static bool in_banker_sequence(const State& s) {
   if (s.phase == P_BANK_PRIV) return true;
   if (s.phase == P_DISCARD && s.disc_after == A_BANK_DISCARD_DONE) return true;
@@ -311,7 +311,7 @@ void Rules::final_phase(State& s) const {
       ++s.seat[q].priv;
     }
   }
-  // All helpers return (11.3); the order change waits for the end of round (spec §23).
+  // All helpers return (11.3); the order change waits for the end of round (Craftsmen §23).
   std::memset(s.guild, kNoSeat, sizeof s.guild);
   for (int q = 0; q < n; ++q) s.seat[q].home = 5;
 }
@@ -456,7 +456,7 @@ void Rules::step_flow(State& s) const {
       s.flow = F_ROUND_END;
       return;
     case F_ROUND_END:
-      // Hand limit 8 in the order of the round that ends (spec §23).
+      // Hand limit 8 in the order of the round that ends (Craftsmen §23).
       for (; s.idx < n; ++s.idx) {
         const int q = s.turn_order[s.idx];
         const int h = hand(s, q);

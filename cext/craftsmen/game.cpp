@@ -1,4 +1,4 @@
-// Craftsmen: setup, the flow of a round, move generation and transitions (spec §4-§14).
+// Craftsmen: setup, the flow of a round, move generation and transitions (Craftsmen §4-Craftsmen §14).
 #include "game.hpp"
 
 #include <algorithm>
@@ -9,7 +9,7 @@
 
 namespace atelier::craftsmen {
 
-// ---- money (spec 7.1) ----------------------------------------------------------------------
+// ---- money (Craftsmen spec 7.1) ----------------------------------------------------------------------
 
 int Game::value(const uint8_t* c) {
   int v = 0;
@@ -23,7 +23,7 @@ int Game::value(const uint8_t* c) {
 
 int Game::hand_size(const State& s, int seat) const { return Rules::hand(s, seat); }
 
-// Canonical text order of multisets (spec §23): the text lists items in colour order P, G, B,
+// Canonical text order of multisets (Craftsmen §23): the text lists items in colour order P, G, B,
 // R, then value; strings compare item by item (letter by ASCII, B < G < P < R, then digit), a
 // prefix first. key[] holds 1 + that rank per item, 0-terminated, so memcmp orders like text.
 static void text_key(const uint8_t* c, uint8_t* key) {

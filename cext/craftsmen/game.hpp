@@ -11,11 +11,11 @@
 
 namespace atelier::craftsmen {
 
-// A minimal payment (spec 7.1): counts per money type.
+// A minimal payment (Craftsmen spec 7.1): counts per money type.
 struct Payment {
   uint8_t c[kMoneyTypes];
 };
-constexpr int kMaxPayments = 256;  // from a hand of <= 10 cards there are <= 252 (spec §23)
+constexpr int kMaxPayments = 256;  // from a hand of <= 10 cards there are <= 252 (Craftsmen §23)
 
 class Game {
  public:
@@ -26,7 +26,7 @@ class Game {
   int num_players() const { return n_; }
   int age_rank(int seat) const { return age_rank_[seat]; }
 
-  // Setup (spec 4.2-4.4), its chance part sampled with rng (spec 4.2 allows it); then the
+  // Setup (Craftsmen spec 4.2-4.4), its chance part sampled with rng (Craftsmen spec 4.2 allows it); then the
   // mulligan of the first seat in turn order is pending.
   void initial_state(State& s, Rng& rng) const;
 
@@ -35,12 +35,12 @@ class Game {
   bool is_legal(const State& s, Move m) const;
   void apply(State& s, Move m) const;  // precondition: is_legal(s, m)
 
-  // Chance (spec 6.4, §15): draws from the first non-empty deck segment.
+  // Chance (Craftsmen spec 6.4, Craftsmen §15): draws from the first non-empty deck segment.
   void sample_chance(State& s, Rng& rng) const;
   int chance_outcomes(const State& s, Move* m, double* p, int cap) const;
   void apply_chance(State& s, Move m) const;  // precondition: one of chance_outcomes
 
-  // Scoring and result (spec 14).
+  // Scoring and result (Craftsmen spec 14).
   void scores(const State& s, int* out) const;
   void ranking(const State& s, int* order) const;   // seats, winner first (14.2)
   void returns(const State& s, double* out) const;  // 1 for the winner at TERMINAL
@@ -57,7 +57,7 @@ class Game {
   Move greedy_move(const State& s, Rng& rng) const;
 
   // Money helpers (public for notation, bindings and tests).
-  static int value(const uint8_t* counts);        // spec 7.1, colour sets included
+  static int value(const uint8_t* counts);        // Craftsmen spec 7.1, colour sets included
   int payments(const State& s, Payment* out) const;  // the pending PAY decision's list, canonical
   int hand_size(const State& s, int seat) const;
   int supply_of(const State& s, int seat) const { return s.seat[seat].supply; }
@@ -91,7 +91,7 @@ struct Position {
   void scores(int* out) const { game->scores(st, out); }
   uint64_t hash() const { return game->compute_hash(st); }
   Move greedy_move(Rng& rng) const { return game->greedy_move(st, rng); }
-  // infoset_key and determinize (spec 6.2) are not written yet: see the hand-over report.
+  // infoset_key and determinize (Craftsmen spec 6.2) are not written yet: see the hand-over report.
 };
 
 static_assert(std::is_trivially_copyable<Position>::value, "Position must be memcpy-able");

@@ -1,5 +1,5 @@
-// Craftsmen move generation (spec §4.5, §8-§13), in the canonical order of docs/notation.md:
-// within a decision, the order of its row in spec 18.3, then arguments ascending (cards and
+// Craftsmen move generation (Craftsmen §4.5, Craftsmen §8 to Craftsmen §13), in the canonical order of docs/notation.md:
+// within a decision, the order of its row in Craftsmen spec 18.3, then arguments ascending (cards and
 // products in edition order, money types P1..R3, multisets by their text, numbers by value).
 #include "game.hpp"
 #include "rules.hpp"

@@ -1,4 +1,4 @@
-// Craftsmen move notation (spec §18, docs/notation.md): print the canonical text; parse by
+// Craftsmen move notation (Craftsmen §18, docs/notation.md): print the canonical text; parse by
 // normalising the text (spaces dropped, letter case, multiset items in any order) and matching
 // it against the canonical text of every legal move (or chance outcome) of the position.
 #include <algorithm>

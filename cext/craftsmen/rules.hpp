@@ -44,7 +44,7 @@ struct Rules {
   bool winter(const State& s) const { return s.season == 3; }
   int stack_price(const State& s) const { return ed.c.stack_ap[(s.year - 1) % 3]; }
 
-  // Building deck of tier t: top, then segments, then bottom (spec 6.4).
+  // Building deck of tier t: top, then segments, then bottom (Craftsmen spec 6.4).
   bool deck_empty(const State& s, int t) const {
     for (int b = first(t); b < last(t); ++b) {
       const uint8_t k = s.bloc[b] & 0xF0;
@@ -90,7 +90,7 @@ struct Rules {
   }
   bool priv_available(const State& s) const { return s.priv_mode != 0 && !s.priv_used; }
 
-  // WP uses legal for p with one WP (spec 10.2-10.4); `produce2` allows PRODUCE2.
+  // WP uses legal for p with one WP (Craftsmen spec 10.2-10.4); `produce2` allows PRODUCE2.
   void wp_uses(const State& s, int p, bool produce2, MoveList& out) const;
   bool any_wp_use(const State& s, int p) const;
   bool token_usable(const State& s, int p) const { return s.seat[p].work > 0 && any_wp_use(s, p); }

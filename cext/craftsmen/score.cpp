@@ -1,4 +1,4 @@
-// Craftsmen scoring and result (spec §14): AP totals (bonus tokens are added at the end of
+// Craftsmen scoring and result (Craftsmen §14): AP totals (bonus tokens are added at the end of
 // year 3), then the strict ranking: AP, money cards, later in the final turn order.
 #include <algorithm>
 

@@ -1,5 +1,5 @@
-// The Craftsmen state (spec §6.1): plain data, trivially copyable, <= 768 bytes. Card
-// locations are per-card tables (spec §23 "Sizes"): no hand, row or deck can overflow.
+// The Craftsmen state (Craftsmen §6.1): plain data, trivially copyable, <= 768 bytes. Card
+// locations are per-card tables (Craftsmen §23 "Sizes"): no hand, row or deck can overflow.
 // Configuration (players, age ranks, edition) lives in Game.
 #pragma once
 #include <cstdint>
@@ -11,7 +11,7 @@
 namespace atelier::craftsmen {
 
 // ---- Places -----------------------------------------------------------------------------
-// Money (spec 1.5: cards of one type are interchangeable) is a count per type and place.
+// Money (Craftsmen spec 1.5: cards of one type are interchangeable) is a count per type and place.
 enum MoneyPlace : uint8_t { M_HAND0 = 0, M_DISPLAY = 5, M_DISCARD = 6, M_DECK = 7, M_MAYOR = 8, kMoneyPlaces = 9 };
 
 // Building location byte: kind in the high nibble, seat or segment in the low nibble.

@@ -1,5 +1,5 @@
 // Craftsmen state validation: every packed field in bounds and every conservation law of
-// spec 17.11, so that packed bytes from outside can never make the core index out of range.
+// Craftsmen spec 17.11, so that packed bytes from outside can never make the core index out of range.
 #include <string>
 
 #include "game.hpp"
