@@ -7,6 +7,7 @@ namespace py = pybind11;
 
 void bind_inventors(py::module_& m);
 void bind_leonardo(py::module_& m);
+void bind_craftsmen(py::module_& m);
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "atelier rules cores (C++). Use the atelier package API rather than this module.";
@@ -16,4 +17,6 @@ PYBIND11_MODULE(_core, m) {
   bind_inventors(inventors);
   auto leonardo = m.def_submodule("leonardo", "Leonardo da Vinci rules core");
   bind_leonardo(leonardo);
+  auto craftsmen = m.def_submodule("craftsmen", "Craftsmen rules core");
+  bind_craftsmen(craftsmen);
 }

@@ -1,0 +1,40 @@
+// Shared between the Craftsmen binding files: the Python-side State object and the dict
+// conversions. Everything from Python is checked here before it reaches the rules core, which
+// trusts its inputs (and must never crash).
+#pragma once
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>  // in every binding TU: type casters must agree (ODR)
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "craftsmen/game.hpp"
+
+namespace atelier::craftsmen::bind {
+
+namespace py = pybind11;
+
+struct PyState {
+  std::shared_ptr<const Game> game;
+  Position pos;
+
+  PyState(std::shared_ptr<const Game> g, const State& s) : game(std::move(g)) {
+    pos.game = game.get();
+    pos.st = s;
+  }
+  PyState(const PyState& o) : game(o.game) {
+    pos.game = game.get();
+    pos.st = o.pos.st;
+  }
+};
+
+[[noreturn]] inline void fail(const std::string& msg) { throw std::invalid_argument(msg); }
+
+Edition edition_from_dict(const py::dict& d);  // the edition JSON (docs/editions.md), checked
+py::dict state_fields(const Game& g, const State& s);
+
+py::dict random_games(const std::shared_ptr<Game>& g, long n_games, uint64_t seed);
+py::dict bench_core(const std::shared_ptr<Game>& g, long n_games, uint64_t seed);
+
+}  // namespace atelier::craftsmen::bind

@@ -1,0 +1,99 @@
+// Whole Craftsmen games inside C++ for Python callers: random playouts (tests, statistics) and
+// the core benchmark. Both release the GIL.
+#include <pybind11/numpy.h>
+
+#include <chrono>
+
+#include "craftsmen_bind.hpp"
+
+namespace atelier::craftsmen::bind {
+namespace {
+
+// Spec 17.10: an engine SHOULD assert a bound of 20,000 decisions per game.
+constexpr int kMaxDecisions = 20000;
+
+int random_playout(const Game& g, Rng& rng, Position& p, MoveList& ml) {
+  g.initial_state(p.st, rng);
+  int decisions = 0;
+  while (!p.is_terminal()) {
+    if (p.is_chance()) {
+      p.sample_chance(rng);
+      continue;
+    }
+    p.legal_moves(ml);
+    if (ml.size == 0) throw std::runtime_error("rules core: no legal move at a decision point");
+    p.apply(ml[(int)rng.below((uint32_t)ml.size)]);
+    if (++decisions > kMaxDecisions) throw std::runtime_error("rules core: playout too long");
+  }
+  return decisions;
+}
+
+}  // namespace
+
+py::dict random_games(const std::shared_ptr<Game>& g, long n_games, uint64_t seed) {
+  if (n_games < 0) fail("n: must be >= 0");
+  const int n = g->num_players();
+  py::array_t<int32_t> scores({(py::ssize_t)n_games, (py::ssize_t)n});
+  py::array_t<int32_t> lengths(n_games);
+  py::array_t<uint8_t> winners(n_games);
+  auto sc = scores.mutable_unchecked<2>();
+  auto ln = lengths.mutable_unchecked<1>();
+  auto wn = winners.mutable_unchecked<1>();
+  {
+    py::gil_scoped_release nogil;
+    Rng rng(seed);
+    Position p{g.get(), State{}};
+    MoveList ml;
+    int buf[kMaxPlayers];
+    for (long i = 0; i < n_games; i++) {
+      ln(i) = random_playout(*g, rng, p, ml);
+      p.scores(buf);
+      for (int s = 0; s < n; s++) sc(i, s) = buf[s];
+      g->ranking(p.st, buf);
+      wn(i) = (uint8_t)buf[0];
+    }
+  }
+  py::dict out;
+  out["scores"] = scores;
+  out["lengths"] = lengths;
+  out["winners"] = winners;
+  return out;
+}
+
+py::dict bench_core(const std::shared_ptr<Game>& g, long n_games, uint64_t seed) {
+  if (n_games < 1) fail("n_games: must be >= 1");
+  using clock = std::chrono::steady_clock;
+  double play_s, clone_s;
+  long long decisions = 0;
+  const long kClones = 2000000;
+  {
+    py::gil_scoped_release nogil;
+    Rng rng(seed);
+    Position p{g.get(), State{}};
+    MoveList ml;
+    auto t0 = clock::now();
+    for (long i = 0; i < n_games; i++) decisions += random_playout(*g, rng, p, ml);
+    play_s = std::chrono::duration<double>(clock::now() - t0).count();
+    State src = p.st;
+    volatile uint64_t sink = 0;
+    auto t1 = clock::now();
+    for (long i = 0; i < kClones; i++) {
+      src.seat[0].ap = (int16_t)i;
+      State copy = src;
+      sink = sink + copy.seat[i % kMaxPlayers].ap + copy.bloc[i % kBuildings];
+    }
+    clone_s = std::chrono::duration<double>(clock::now() - t1).count();
+    (void)sink;
+  }
+  py::dict out;
+  out["games"] = n_games;
+  out["decisions"] = decisions;
+  out["seconds"] = play_s;
+  out["decisions_per_s"] = play_s > 0 ? decisions / play_s : 0.0;
+  out["games_per_s"] = play_s > 0 ? n_games / play_s : 0.0;
+  out["clone_ns"] = clone_s * 1e9 / kClones;
+  out["state_bytes"] = (int)sizeof(State);
+  return out;
+}
+
+}  // namespace atelier::craftsmen::bind

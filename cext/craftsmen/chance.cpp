@@ -1,0 +1,131 @@
+// Chance nodes (Craftsmen spec 6.4, Craftsmen §15, 17.1-17.2): draws from the first non-empty segment of a deck
+// with probability count / segment size; known tops and bottoms resolve without a node; an
+// empty money deck reshuffles the discard pile into its single segment (A3).
+#include "game.hpp"
+#include "rules.hpp"
+
+namespace atelier::craftsmen {
+
+void Rules::start_draw(State& s, int src, int dst, int seat, int count, int what) const {
+  if (count <= 0) {
+    after(s, what);
+    return;
+  }
+  s.ch_src = (uint8_t)src;
+  s.ch_dst = (uint8_t)dst;
+  s.ch_seat = (uint8_t)seat;
+  s.ch_left = (uint8_t)count;
+  s.ch_after = (uint8_t)what;
+  s.phase = P_CHANCE;
+}
+
+void Rules::deliver(State& s, int x) const {
+  if (s.ch_src == 0) {
+    --s.money[M_DECK][x];
+    const int place = s.ch_dst == D_MONEY_HAND ? M_HAND0 + s.ch_seat : s.ch_dst == D_DISPLAY ? M_DISPLAY : M_MAYOR;
+    ++s.money[place][x];
+  } else {
+    s.bloc[x] = s.ch_dst == D_BHAND ? (uint8_t)(B_HAND | s.ch_seat) : s.ch_dst == D_FACEUP ? B_FACEUP : B_POOL;
+    s.bpos[x] = 0;
+  }
+  --s.ch_left;
+}
+
+// The known card a building draw takes now (top first, else bottom when every segment is
+// empty), -1 when a segment must be drawn from, -2 when the deck is empty.
+static int known_draw(const State& s, int t) {
+  int top = -1, bottom = -1;
+  bool seg = false;
+  for (int b = Rules::first(t); b < Rules::last(t); ++b) {
+    const uint8_t k = s.bloc[b] & 0xF0;
+    if (k == B_TOP && (top < 0 || s.bpos[b] < s.bpos[top])) top = b;
+    if (k == B_BOTTOM && (bottom < 0 || s.bpos[b] < s.bpos[bottom])) bottom = b;
+    seg |= k == B_SEG;
+  }
+  if (top >= 0) return top;
+  if (seg) return -1;
+  return bottom >= 0 ? bottom : -2;
+}
+
+// The first non-empty segment of tier t (0 or 1), or -1.
+static int first_segment(const State& s, int t) {
+  int best = -1;
+  for (int b = Rules::first(t); b < Rules::last(t); ++b)
+    if ((s.bloc[b] & 0xF0) == B_SEG && (best < 0 || (s.bloc[b] & 0xF) < best)) best = s.bloc[b] & 0xF;
+  return best;
+}
+
+bool Rules::draw_step(State& s) const {
+  while (s.ch_left > 0) {
+    if (s.ch_src == 0) {
+      if (place_count(s, M_DECK) == 0)
+        for (int k = 0; k < kMoneyTypes; ++k) s.money[M_DECK][k] = s.money[M_DISCARD][k], s.money[M_DISCARD][k] = 0;
+      if (place_count(s, M_DECK) == 0) {
+        s.ch_left = 0;  // 17.1: the draw gives nothing
+        break;
+      }
+      return false;
+    }
+    const int b = known_draw(s, s.ch_src);
+    if (b == -1) return false;
+    if (b == -2) {
+      s.ch_left = 0;
+      break;
+    }
+    deliver(s, b);
+  }
+  s.phase = P_RUN;
+  after(s, s.ch_after);
+  return true;
+}
+
+int Game::chance_outcomes(const State& s, Move* m, double* p, int cap) const {
+  if (s.phase != P_CHANCE) return 0;
+  int c = 0;
+  if (s.ch_src == 0) {
+    const int total = Rules::place_count(s, M_DECK);
+    for (int k = 0; k < kMoneyTypes; ++k)
+      if (s.money[M_DECK][k]) {
+        if (c >= cap) return -1;
+        m[c] = mk(DRAW, k);
+        p[c++] = (double)s.money[M_DECK][k] / total;
+      }
+    return c;
+  }
+  const int seg = first_segment(s, s.ch_src);
+  int size = 0;
+  for (int b = Rules::first(s.ch_src); b < Rules::last(s.ch_src); ++b) size += s.bloc[b] == (B_SEG | seg);
+  for (int b = Rules::first(s.ch_src); b < Rules::last(s.ch_src); ++b)
+    if (s.bloc[b] == (B_SEG | seg)) {
+      if (c >= cap) return -1;
+      m[c] = mk(DRAW, 16 + b);
+      p[c++] = 1.0 / size;
+    }
+  return c;
+}
+
+void Game::sample_chance(State& s, Rng& rng) const {
+  if (s.phase != P_CHANCE) return;
+  if (s.ch_src == 0) {
+    int r = (int)rng.below((uint32_t)Rules::place_count(s, M_DECK));
+    int k = 0;
+    while (r >= s.money[M_DECK][k]) r -= s.money[M_DECK][k++];
+    apply_chance(s, mk(DRAW, k));
+    return;
+  }
+  const int seg = first_segment(s, s.ch_src);
+  int cand[kBuildings], c = 0;
+  for (int b = Rules::first(s.ch_src); b < Rules::last(s.ch_src); ++b)
+    if (s.bloc[b] == (B_SEG | seg)) cand[c++] = b;
+  apply_chance(s, mk(DRAW, 16 + cand[rng.below((uint32_t)c)]));
+}
+
+void Game::apply_chance(State& s, Move m) const {
+  const Rules R(*this);
+  s.last_end = kNoSeat;
+  const int x = (int)marg(m);
+  R.deliver(s, s.ch_src == 0 ? x : x - 16);
+  R.advance(s);
+}
+
+}  // namespace atelier::craftsmen

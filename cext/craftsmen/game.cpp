@@ -1,0 +1,205 @@
+// Craftsmen: setup, the flow of a round, move generation and transitions (Craftsmen §4-Craftsmen §14).
+#include "game.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+#include "rules.hpp"
+
+namespace atelier::craftsmen {
+
+// ---- money (Craftsmen spec 7.1) ----------------------------------------------------------------------
+
+int Game::value(const uint8_t* c) {
+  int v = 0;
+  for (int col = 0; col < kColours; ++col) {
+    const int k = c[3 * col] + c[3 * col + 1] + c[3 * col + 2];
+    const int sum = c[3 * col] + 2 * c[3 * col + 1] + 3 * c[3 * col + 2];
+    v += k <= 1 ? sum : std::max(sum, 5 * (k - 1));
+  }
+  return v;
+}
+
+int Game::hand_size(const State& s, int seat) const { return Rules::hand(s, seat); }
+
+// Canonical text order of multisets (Craftsmen §23): the text lists items in colour order P, G, B,
+// R, then value; strings compare item by item (letter by ASCII, B < G < P < R, then digit), a
+// prefix first. key[] holds 1 + that rank per item, 0-terminated, so memcmp orders like text.
+static void text_key(const uint8_t* c, uint8_t* key) {
+  static const int letter_rank[4] = {2, 1, 0, 3};
+  int n = 0;
+  for (int t = 0; t < kMoneyTypes; ++t)
+    for (int i = 0; i < c[t]; ++i) key[n++] = (uint8_t)(1 + letter_rank[t / kValues] * 4 + t % kValues);
+  while (n < 16) key[n++] = 0;
+}
+
+int Game::payments(const State& s, Payment* out) const {
+  if (s.phase != P_PAY) return 0;
+  const uint8_t* h = s.money[M_HAND0 + s.pay_seat];
+  const int X = s.pay_amount;
+  // Value is additive over colours, and removing a card changes only its colour's part, so a
+  // choice is minimal iff its total V >= X and, for every colour used, V - (that colour's
+  // smallest loss from removing one card) < X. Enumerate per colour, combine four loops.
+  struct Opt { uint8_t k[3]; int v, loss; };
+  Opt opts[kColours][125];
+  int nopt[kColours];
+  for (int c = 0; c < kColours; ++c) {
+    nopt[c] = 0;
+    const bool allowed = s.pay_colours & (1u << c);
+    for (int a = 0; a <= (allowed ? h[3 * c] : 0); ++a)
+      for (int b = 0; b <= (allowed ? h[3 * c + 1] : 0); ++b)
+        for (int d = 0; d <= (allowed ? h[3 * c + 2] : 0); ++d) {
+          if (nopt[c] >= 125) break;
+          Opt& o = opts[c][nopt[c]++];
+          o.k[0] = (uint8_t)a, o.k[1] = (uint8_t)b, o.k[2] = (uint8_t)d;
+          uint8_t cnt[kMoneyTypes] = {};
+          cnt[0] = (uint8_t)a, cnt[1] = (uint8_t)b, cnt[2] = (uint8_t)d;
+          o.v = value(cnt);
+          o.loss = 1 << 20;  // no card: no constraint
+          for (int t = 0; t < 3; ++t) {
+            if (!cnt[t]) continue;
+            --cnt[t];
+            o.loss = std::min(o.loss, o.v - value(cnt));
+            ++cnt[t];
+          }
+        }
+  }
+  int count = 0;
+  uint8_t keys[kMaxPayments][16];
+  uint8_t order[kMaxPayments];
+  for (int i0 = 0; i0 < nopt[0]; ++i0)
+    for (int i1 = 0; i1 < nopt[1]; ++i1)
+      for (int i2 = 0; i2 < nopt[2]; ++i2)
+        for (int i3 = 0; i3 < nopt[3]; ++i3) {
+          const Opt* o[4] = {&opts[0][i0], &opts[1][i1], &opts[2][i2], &opts[3][i3]};
+          const int V = o[0]->v + o[1]->v + o[2]->v + o[3]->v;
+          if (V < X) continue;
+          bool minimal = true;
+          for (int c = 0; c < kColours; ++c) minimal &= V - o[c]->loss < X;
+          if (!minimal || count >= kMaxPayments) continue;
+          uint8_t* cc = out[count].c;
+          for (int c = 0; c < kColours; ++c)
+            for (int t = 0; t < 3; ++t) cc[3 * c + t] = o[c]->k[t];
+          text_key(cc, keys[count]);
+          order[count] = (uint8_t)count;
+          ++count;
+        }
+  std::sort(order, order + count, [&](uint8_t a, uint8_t b) { return std::memcmp(keys[a], keys[b], 16) < 0; });
+  Payment sorted[kMaxPayments];
+  for (int i = 0; i < count; ++i) sorted[i] = out[order[i]];
+  std::memcpy(out, sorted, sizeof(Payment) * count);
+  return count;
+}
+
+// ---- construction and setup ------------------------------------------------------------
+
+Game::Game(const Edition& edition, int n_players, const uint8_t* age_rank) : ed_(edition), n_(n_players) {
+  const std::string err = ed_.validate();
+  if (!err.empty()) throw std::invalid_argument("edition " + err);
+  if (n_ < 2 || n_ > kMaxPlayers) throw std::invalid_argument("players: must be 2..5");
+  std::memset(age_rank_, 0, sizeof age_rank_);
+  unsigned seen = 0;
+  for (int p = 0; p < n_; ++p) {
+    if (age_rank[p] >= n_) throw std::invalid_argument("age_rank: must be a permutation of 0..players-1");
+    if (seen & (1u << age_rank[p])) throw std::invalid_argument("age_rank: must be a permutation of 0..players-1");
+    seen |= 1u << age_rank[p];
+    age_rank_[p] = age_rank[p];
+  }
+}
+
+// Uniform card from a money place (setup only).
+static int take_random_money(State& s, int place, Rng& rng) {
+  const int total = Rules::place_count(s, place);
+  int r = (int)rng.below((uint32_t)total);
+  int k = 0;
+  while (r >= s.money[place][k]) r -= s.money[place][k++];
+  --s.money[place][k];
+  return k;
+}
+// Uniform building with location `loc` in [lo, hi) (setup only).
+static int take_random_building(State& s, int lo, int hi, uint8_t loc, Rng& rng) {
+  int cand[kBuildings], c = 0;
+  for (int b = lo; b < hi; ++b)
+    if (s.bloc[b] == loc) cand[c++] = b;
+  return cand[rng.below((uint32_t)c)];
+}
+
+void Game::initial_state(State& s, Rng& rng) const {
+  std::memset(&s, 0, sizeof s);
+  const Constants& C = ed_.c;
+  std::memcpy(s.money[M_DECK], ed_.money_count, kMoneyTypes);
+  for (int p = 0; p < n_; ++p)
+    for (int i = 0; i < C.money_dealt; ++i) ++s.money[M_HAND0 + p][take_random_money(s, M_DECK, rng)];
+  for (int i = 0; i < C.display; ++i) ++s.money[M_DISPLAY][take_random_money(s, M_DECK, rng)];
+
+  for (int b = kFirstBasic; b < kFirstExtended; ++b) s.bloc[b] = B_SEG | 0;
+  for (int b = kFirstExtended; b < kBuildings; ++b) s.bloc[b] = (uint8_t)(B_SEG | (ed_.b[b].house ? 0 : 1));
+  for (int p = 0; p < n_; ++p)
+    for (int i = 0; i < C.basic_dealt; ++i)
+      s.bloc[take_random_building(s, kFirstBasic, kFirstExtended, B_SEG, rng)] = (uint8_t)(B_HAND | p);
+  for (int i = 0; i < C.faceup; ++i) s.bloc[take_random_building(s, kFirstBasic, kFirstExtended, B_SEG, rng)] = B_FACEUP;
+  for (int p = 0; p < n_; ++p)
+    for (int i = 0; i < C.house_dealt; ++i)
+      s.bloc[take_random_building(s, kFirstExtended, kFirstAdvanced, B_SEG, rng)] = (uint8_t)(B_HAND | p);
+  for (int i = 0; i < C.faceup; ++i) {
+    s.bloc[take_random_building(s, kFirstExtended, kFirstAdvanced, B_SEG, rng)] = B_FACEUP;
+    s.bloc[take_random_building(s, kFirstAdvanced, kBuildings, B_SEG, rng)] = B_FACEUP;
+  }
+  for (int b = 0; b < kMills; ++b) s.bloc[b] = B_BOX;
+  for (int p = 0; p < n_; ++p) {
+    const int m = take_random_building(s, 0, kMills, B_BOX, rng);
+    s.bloc[m] = (uint8_t)(B_ROW | p);
+    s.bpos[m] = 128;
+    s.seat[p].row_lo = s.seat[p].row_hi = 128;
+  }
+  for (int t = 0; t < 4; ++t) s.deck_top[t] = 127, s.deck_bottom[t] = 128;
+
+  // Turn order (4.4, A1): printed sum ascending, ties to the younger seat.
+  int sums[kMaxPlayers];
+  for (int p = 0; p < n_; ++p) {
+    sums[p] = 0;
+    for (int k = 0; k < kMoneyTypes; ++k) sums[p] += s.money[M_HAND0 + p][k] * (k % kValues + 1);
+    s.turn_order[p] = (uint8_t)p;
+  }
+  std::stable_sort(s.turn_order, s.turn_order + n_, [&](uint8_t a, uint8_t b) {
+    return sums[a] != sums[b] ? sums[a] < sums[b] : age_rank_[a] < age_rank_[b];
+  });
+  for (int i = 0; i < n_; ++i) {
+    Seat& st = s.seat[s.turn_order[i]];
+    st.ap = C.start_ap[i];
+    st.home = 5;
+    st.supply = kCubes;
+  }
+  for (int p = n_; p < kMaxPlayers; ++p) s.turn_order[p] = kNoSeat;
+  std::memset(s.guild, kNoSeat, sizeof s.guild);
+  std::memset(s.order_track, kNoSeat, sizeof s.order_track);
+  for (int w = 0; w < kWarehouseGoods; ++w) s.warehouse[w][0] = s.warehouse[w][1] = 1;
+  s.bank_priv = s.bank_work = C.tokens_by_players[n_];
+  s.bonus_unclaimed = 0xFF;
+  s.year = 1;
+  s.season = 0;
+  s.last_end = kNoSeat;
+  s.auc_card = s.good = s.good_card = kNoSeat;
+  s.lim_seat = s.lim_actor = kNoSeat;
+  s.idx = 0;
+  s.phase = P_RUN;
+  s.flow = F_MULLIGAN;
+  Rules(*this).advance(s);
+}
+
+int Game::current_player(const State& s) const {
+  if (s.phase == P_TERMINAL) return kTerminalPlayer;
+  if (s.phase == P_CHANCE) return kChancePlayer;
+  return s.actor;
+}
+
+bool Game::is_legal(const State& s, Move m) const {
+  MoveList ml;
+  legal_moves(s, ml);
+  for (int i = 0; i < ml.size; ++i)
+    if (ml[i] == m) return true;
+  return false;
+}
+
+}  // namespace atelier::craftsmen

@@ -1,0 +1,99 @@
+// Craftsmen: the Game (configuration + rules) and the Position (Game* + State) that implements
+// the common Game concept (cext/common/concept.md) for the search.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "../common/movelist.hpp"
+#include "../common/rng.hpp"
+#include "edition.hpp"
+#include "state.hpp"
+
+namespace atelier::craftsmen {
+
+// A minimal payment (Craftsmen spec 7.1): counts per money type.
+struct Payment {
+  uint8_t c[kMoneyTypes];
+};
+constexpr int kMaxPayments = 256;  // from a hand of <= 10 cards there are <= 252 (Craftsmen §23)
+
+class Game {
+ public:
+  // Throws std::invalid_argument("field: reason") on a bad edition, player count or age ranks.
+  Game(const Edition& edition, int n_players, const uint8_t* age_rank);
+
+  const Edition& edition() const { return ed_; }
+  int num_players() const { return n_; }
+  int age_rank(int seat) const { return age_rank_[seat]; }
+
+  // Setup (Craftsmen spec 4.2-4.4), its chance part sampled with rng (Craftsmen spec 4.2 allows it); then the
+  // mulligan of the first seat in turn order is pending.
+  void initial_state(State& s, Rng& rng) const;
+
+  int current_player(const State& s) const;
+  void legal_moves(const State& s, MoveList& out) const;  // canonical order (docs/notation.md)
+  bool is_legal(const State& s, Move m) const;
+  void apply(State& s, Move m) const;  // precondition: is_legal(s, m)
+
+  // Chance (Craftsmen spec 6.4, Craftsmen §15): draws from the first non-empty deck segment.
+  void sample_chance(State& s, Rng& rng) const;
+  int chance_outcomes(const State& s, Move* m, double* p, int cap) const;
+  void apply_chance(State& s, Move m) const;  // precondition: one of chance_outcomes
+
+  // Scoring and result (Craftsmen spec 14).
+  void scores(const State& s, int* out) const;
+  void ranking(const State& s, int* order) const;   // seats, winner first (14.2)
+  void returns(const State& s, double* out) const;  // 1 for the winner at TERMINAL
+
+  uint64_t compute_hash(const State& s) const;
+  // "" when every packed field is in bounds. `resumed`: s is a decision or chance node that a
+  // 10-card limit discard interrupted (checked as it will be when the discard is over).
+  std::string validate(const State& s, bool resumed = false) const;
+
+  std::string move_to_string(const State& s, Move m) const;
+  std::string parse_move(const State& s, const std::string& text, Move& m) const;
+  std::string outcome_to_string(Move m) const;  // "DRAW(R2)", "DRAW(E11)"
+
+  Move greedy_move(const State& s, Rng& rng) const;
+
+  // Money helpers (public for notation, bindings and tests).
+  static int value(const uint8_t* counts);        // Craftsmen spec 7.1, colour sets included
+  int payments(const State& s, Payment* out) const;  // the pending PAY decision's list, canonical
+  int hand_size(const State& s, int seat) const;
+  int supply_of(const State& s, int seat) const { return s.seat[seat].supply; }
+
+  // Tier and sizes of building card b.
+  int tier(int b) const { return ed_.b[b].tier; }
+
+ private:
+  Edition ed_;
+  int n_;
+  uint8_t age_rank_[kMaxPlayers];
+
+  friend struct Rules;
+};
+
+// The Game concept as the search sees it.
+struct Position {
+  const Game* game;
+  State st;
+
+  int num_players() const { return game->num_players(); }
+  int current_player() const { return game->current_player(st); }
+  bool is_terminal() const { return st.phase == P_TERMINAL; }
+  bool is_chance() const { return st.phase == P_CHANCE; }
+  void legal_moves(MoveList& out) const { game->legal_moves(st, out); }
+  void apply(Move m) { game->apply(st, m); }
+  void sample_chance(Rng& rng) { game->sample_chance(st, rng); }
+  int chance_outcomes(Move* m, double* p, int cap) const { return game->chance_outcomes(st, m, p, cap); }
+  void apply_chance(Move m) { game->apply_chance(st, m); }
+  void returns(double* out) const { game->returns(st, out); }
+  void scores(int* out) const { game->scores(st, out); }
+  uint64_t hash() const { return game->compute_hash(st); }
+  Move greedy_move(Rng& rng) const { return game->greedy_move(st, rng); }
+  // infoset_key and determinize (Craftsmen spec 6.2) are not written yet: see the hand-over report.
+};
+
+static_assert(std::is_trivially_copyable<Position>::value, "Position must be memcpy-able");
+
+}  // namespace atelier::craftsmen
