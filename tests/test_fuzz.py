@@ -450,6 +450,10 @@ SEARCH_CHILD = textwrap.dedent(r"""
                   "paranoid": pick([True, False]), "prune": pick([True, False]),
                   "ordering": pick([True, False, "table", "greedy"]),
                   "determinizations": pick([0, 1, 2]), "seed": pick([0, 7, 2**64 - 1])}
+            # A huge budget that is valid (2**31 nodes) is a real solve of many minutes, not a
+            # bad input: keep accepted budgets small so every batch stays bounded in time.
+            if type(kw["max_nodes"]) is int and 10**5 < kw["max_nodes"] <= 10**12:
+                kw["max_nodes"] = 10**5
         else:
             kw = {"iterations": pick([1, 2, 17, 64, None]), "threads": pick([1, 2]),
                   "seed": pick([0, 5, 2**64 - 1]), "reward": pick(["win", "margin"]),
