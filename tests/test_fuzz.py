@@ -463,6 +463,9 @@ SEARCH_CHILD = textwrap.dedent(r"""
                 kw["time"] = pick([0.002, 0.005])
                 if kw["iterations"] is None and not isinstance(kw["time"], (int, float)):
                     kw["iterations"] = 8
+            # Likewise 2**31 iterations (valid) on a small endgame never fills the arena.
+            if type(kw["iterations"]) is int and 10**4 < kw["iterations"] <= 2**32:
+                kw["iterations"] = 10**4
         case = f"{algo}(states[{states.index(state)}], **{kw!r})"
         print("CASE", i, case, flush=True)
         try:
