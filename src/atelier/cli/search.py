@@ -18,12 +18,6 @@ from ..solvers import DEFAULT_MAX_NODES, MAX_DETERMINIZATIONS, MAX_EXACT_NODES
 TOO_LARGE_EXIT = 3   # endgame: no exact answer within the node budget (not an input error)
 
 
-def _read(pos, edition=None):
-    from .game import read_position  # the position reader shared by every command
-
-    return read_position(pos, edition)
-
-
 def _console():
     from rich.console import Console
 
@@ -79,7 +73,7 @@ def suggest(pos, iterations, seconds, threads, seed, reward, memory_mb, algorith
     from .. import solvers
     from .suggest_table import print_table
 
-    state = _read(pos, edition)
+    state = read_position(pos, edition)
     if ismcts:
         algorithm = "ismcts"
     if algorithm == "auto":
