@@ -99,12 +99,16 @@ void bind_leonardo(py::module_& m) {
         d["materials"] = std::vector<int>(c.mats, c.mats + kKinds);
         return d;
       }, py::arg("number"))
-      .def("start", [](const GamePtr& g, uint64_t seed) {
+      .def("start", [](py::object self, py::object seed) {
+        // Default: the seed atelier.open was given (as for Inventors), so open(...).start() is
+        // the game the user asked for.
+        GamePtr g = self.cast<GamePtr>();
+        if (seed.is_none()) seed = py::getattr(self, "seed", py::int_(0));
         State s{};
-        Rng rng(seed);
+        Rng rng(seed.cast<uint64_t>());
         g->initial_state(s, rng);
         return make_state(g, s);
-      }, py::arg("seed") = 0, "Setup (§2) with the deck built from `seed`: the first decision.")
+      }, py::arg("seed") = py::none(), "Setup (§2) with the deck built from `seed`: the first decision.")
       .def("random_games", &random_games, py::arg("n"), py::arg("seed") = 0)
       .def("bench_core", &bench_core, py::arg("n_games"), py::arg("seed") = 0)
       .def("__repr__", [](const Game& g) {

@@ -32,11 +32,19 @@ __all__ = ["open", "load_position", "dump_position", "position_dict", "examples"
            "InputError", "GAMES", "__version__"]
 
 
-def open(game: str, players: int = 2, seed: int = 0, edition=None, teams=None):  # noqa: A001
+def open(game: str, players: int = 2, seed: int = 0, edition=None, teams=None, **options):  # noqa: A001
     """Configure a game: `players` seats, `teams` per seat (ids) or drawn from `seed`,
-    `edition` a JSON file path (None = the bundled default). `.start()` gives the start position."""
+    `edition` a JSON file path (None = the bundled default), and the ruleset's own options
+    (Leonardo: setup="expert"|"basic", codex=False). `.start()` gives the start position."""
     seed = check_seed(seed)
-    return ruleset(game).open_game(players=players, seed=seed, edition=edition, teams=teams)
+    rs = ruleset(game)
+    try:
+        return rs.open_game(players=players, seed=seed, edition=edition, teams=teams, **options)
+    except TypeError:
+        known = [k for k in options if k not in rs.open_game.__code__.co_varnames]
+        if known:
+            raise InputError(f"{known[0]}: not an option of {game}") from None
+        raise
 
 
 def examples() -> dict[str, Path]:

@@ -8,7 +8,7 @@ import importlib
 
 from ..errors import InputError
 
-GAMES = ("inventors",)
+GAMES = ("inventors", "leonardo")
 
 
 def ruleset(name):

@@ -1,0 +1,47 @@
+"""Leonardo da Vinci: configuration (open), positions, rendering. Rules live in C++ (cext/leonardo)."""
+from __future__ import annotations
+
+from ..._core import leonardo as core
+from ...errors import InputError
+from .edition import load_edition
+
+__all__ = ["open_game", "load_edition", "position_dict", "position_from_dict", "show"]
+
+SETUPS = ("expert", "basic")
+
+
+def open_game(players: int = 2, seed: int = 0, edition=None, teams=None, setup: str = "expert",
+              codex: bool = False):
+    """Configure a game (a core Game; `.start()` is its setup from `seed`, §2).
+
+    setup: "expert" (default, favour picks) or "basic" (beginner kits, fixed row);
+    codex: the Codex option (§8). Seats are colours by index; there are no teams."""
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 5:
+        raise InputError(f"players: expected 2..5, got {players!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise InputError(f"seed: expected a non-negative integer, got {seed!r}")
+    if teams is not None:
+        raise InputError("teams: Leonardo da Vinci has no teams (seats are colours)")
+    if not isinstance(setup, str) or setup.lower() not in SETUPS:
+        raise InputError(f"setup: expected one of {', '.join(SETUPS)}, got {setup!r}")
+    if not isinstance(codex, bool):
+        raise InputError(f"codex: expected true or false, got {codex!r}")
+    ed = load_edition(edition)
+    try:
+        game = core.Game(players, ed, basic=setup.lower() == "basic", codex=codex)
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+    game.seed = seed
+    return game
+
+
+def position_dict(state, viewpoint=None) -> dict:  # replaced by position.py
+    raise InputError("position: Leonardo positions are not written yet")
+
+
+def position_from_dict(doc, edition=None, seed=0):  # replaced by position.py
+    raise InputError("position: Leonardo positions are not read yet")
+
+
+def show(state, width=110, color=False) -> str:  # replaced by render.py
+    raise InputError("show: Leonardo boards are not drawn yet")

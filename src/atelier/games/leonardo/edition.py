@@ -1,0 +1,51 @@
+"""Leonardo da Vinci editions: the bundled file, or a user's own, checked by the core (§1.9).
+
+An edition is kept as its plain JSON document (a dict): the core Game reads it once when a game
+is configured, so there is no second Python copy of the card table to drift from the C++ one.
+"""
+from __future__ import annotations
+
+from importlib import resources
+
+from ..._core import leonardo as core
+from ...errors import InputError
+from ...jsonfmt import load_file, loads
+
+
+class Edition(dict):
+    """A checked edition document; `warnings` holds the §1.9 warnings (not errors)."""
+
+    warnings: list[str] = []
+
+
+def edition_from_data(doc) -> Edition:
+    """Check an edition document (every §1.9 check; InputError 'edition: ...')."""
+    if not isinstance(doc, dict):
+        raise InputError("edition: expected a JSON object")
+    try:
+        warnings = core.check_edition(doc)
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+    ed = Edition(doc)
+    ed.warnings = list(warnings)
+    return ed
+
+
+_DEFAULT: Edition | None = None
+
+
+def default_edition() -> Edition:
+    global _DEFAULT
+    if _DEFAULT is None:
+        text = (resources.files("atelier") / "data" / "editions" / "leonardo.json").read_bytes()
+        _DEFAULT = edition_from_data(loads(text, "edition"))
+    return _DEFAULT
+
+
+def load_edition(path=None) -> Edition:
+    """The bundled edition (path None), an already checked Edition, or a JSON file's."""
+    if path is None:
+        return default_edition()
+    if isinstance(path, Edition):
+        return path
+    return edition_from_data(load_file(path))
