@@ -78,4 +78,6 @@ cdef int64_t _dispatch(void* p, int kind, Call* a) noexcept nogil:
         return _op(<InvPosition*>p, a)
     if kind == POS_TESTGAME:
         return _op(<TestPosition*>p, a)
+    if kind == POS_LEONARDO:
+        return _op(<LeoPosition*>p, a)
     return -1

@@ -16,8 +16,8 @@ from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy, memset
 from libc.math cimport sqrt, log, pow, ceil
 
-from positions cimport (AnyPos, InvPosition, TestPosition, Move, MoveList, Rng,
-                        PosKind, POS_INVENTORS, POS_TESTGAME)
+from positions cimport (AnyPos, InvPosition, TestPosition, LeoPosition, Move, MoveList, Rng,
+                        PosKind, POS_INVENTORS, POS_TESTGAME, POS_LEONARDO)
 
 cdef extern from "util.hpp" namespace "atelier::search" nogil:
     double now_seconds()
@@ -36,6 +36,7 @@ from atelier.errors import InputError
 cdef dict _KINDS = {
     b"atelier.inventors.Position": (POS_INVENTORS, sizeof(InvPosition)),
     b"atelier.testgame.Position": (POS_TESTGAME, sizeof(TestPosition)),
+    b"atelier.leonardo.Position": (POS_LEONARDO, sizeof(LeoPosition)),
 }
 
 
