@@ -613,3 +613,12 @@ def test_every_reachable_state_round_trips(players, seed, random_edition):
         assert back == state and back.to_bytes() == b and hash(back) == hash(state)
         assert core.State.from_fields(state.game, state.fields()).to_bytes() == b
     assert phases == {"MAIN", "REWARD", "CHANCE_REVEAL", "TERMINAL"}
+
+
+@pytest.mark.parametrize("fmt", [True, 1.0, "1", 2, None])
+def test_format_is_the_integer_1_only(fmt):
+    # JSON true and 1.0 compare equal to 1 in Python; a position naming its format so is refused.
+    d = atelier.position_dict(atelier.open("inventors", players=2, seed=1).start())
+    d["format"] = fmt
+    with pytest.raises(atelier.InputError, match=r"^format: unsupported format"):
+        atelier.load_position(d)

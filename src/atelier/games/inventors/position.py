@@ -304,7 +304,9 @@ def position_from_dict(doc, edition=None):
     if doc.get("game") != "inventors":
         _fail("game", f"expected \"inventors\", got {json.dumps(doc.get('game'))}")
     _keys(doc, TOP_KEYS, "")
-    if doc.get("format", FORMAT) != FORMAT:
+    fmt = doc.get("format", FORMAT)
+    # true == 1 and 1.0 == 1 in Python: only the integer itself names format 1.
+    if type(fmt) is not int or fmt != FORMAT:
         _fail("format", f"unsupported format {json.dumps(doc.get('format'))} (this version reads {FORMAT})")
     game, names = game_for(doc, edition)
     ed, n = names.ed, game.players
