@@ -408,7 +408,8 @@ def _line_text(state, line):
         text = s.move_to_string(m)
         if chance:
             out.append(f"chance:{text}")
-            s.apply_chance(m)
+            # Inventors and the test game name it apply_chance; Leonardo's apply takes outcomes.
+            getattr(s, "apply_chance", s.apply)(m)
         else:
             out.append(text)
             s.apply(m)
