@@ -257,3 +257,110 @@ def test_sealed_bids_the_search_of_a_later_bidder_ignores_the_earlier_bids():
     assert all(r.signature == results[0].signature for r in results)
     assert all(r.best_move == results[0].best_move for r in results)
     assert all(r.player == seat for r in results)
+
+
+# ---------------------------------------------------------------------------------------------
+# endgame: exact on a full position; on a viewpoint from turn 8, the mean of K exact solves
+# ---------------------------------------------------------------------------------------------
+
+class Viewpoint:
+    """A state standing for seat `seat`'s viewpoint (its hidden parts a placeholder sample), as
+    atelier.load_position returns one: the binding's `viewpoint` property, emulated here so the
+    search's contract is tested whatever loads the position."""
+
+    def __init__(self, state, seat):
+        self._state = state
+        self.viewpoint = seat
+
+    def __getattr__(self, name):
+        return getattr(self._state, name)
+
+    def clone(self):
+        return Viewpoint(self._state.clone(), self.viewpoint)
+
+
+_LATE = {}
+
+
+def late_turn9(max_nodes=4_000):
+    """The earliest turn-9 decision of a seeded game, walking back from the end, whose exact
+    solve takes at most `max_nodes` nodes, where the mover cannot see everything."""
+    if max_nodes in _LATE:
+        return _LATE[max_nodes].clone()
+    for _, states in _games(seeds=range(60)):
+        cands = [s for s in states if not s.is_chance() and s.fields()["turn"] == 9
+                 and len(s.legal_moves()) >= 2 and engine.hidden_information(s)]
+        found = None
+        for s in reversed(cands):
+            try:
+                solvers.expectimax(s, max_nodes=max_nodes)
+            except solvers.TooLarge:
+                break
+            found = s
+        if found is not None:
+            _LATE[max_nodes] = found
+            return found.clone()
+    pytest.fail("no late turn-9 position with hidden information")
+
+
+def test_endgame_on_a_full_position_is_exact():
+    s = late_turn9()
+    x = solvers.expectimax(s)
+    assert x.determinizations == 0 and x.viewpoint is None
+    assert x.nodes > 0 and len(x.moves) == len(s.legal_moves())
+    w = sum(x.best.win)
+    assert abs(w - 1.0) < 1e-9
+
+
+def test_endgame_on_a_viewpoint_is_the_mean_of_k_exact_determinizations():
+    s = late_turn9()
+    seat = s.current_player
+    view = Viewpoint(s, seat)
+    x = solvers.expectimax(view, seed=5)
+    assert x.determinizations == solvers.DEFAULT_VIEWPOINT_DETERMINIZATIONS == 16
+    assert x.viewpoint == seat
+    # The same mean, by hand: each determinization of the seat's view solved exactly.
+    k = x.determinizations
+    means = None
+    for i in range(k):
+        d = s.clone()
+        d.determinize(seat, engine.tree_seed(5, i + 1))
+        y = solvers.expectimax(d)
+        vals = [m.win[seat] for m in y.moves]
+        means = vals if means is None else [a + b for a, b in zip(means, vals)]
+    assert [m.win[seat] for m in x.moves] == pytest.approx([v / k for v in means], abs=1e-9)
+    # ... and it depends on the seed (the samples), unlike the exact solve of the full state.
+    x4 = solvers.expectimax(view, determinizations=4, seed=5)
+    assert x4.determinizations == 4
+
+
+def test_endgame_refuses_a_viewpoint_before_turn_8():
+    s, _ = find(lambda st, i: st[i].fields()["turn"] == 3 and _phase(st[i]) == "PLACE")
+    with pytest.raises(atelier.InputError) as e:
+        solvers.expectimax(Viewpoint(s, s.current_player))
+    msg = str(e.value)
+    assert msg.startswith("endgame: the viewpoint of seat ") and "turn 3" in msg
+    assert "refill draws" in msg and "\n" not in msg
+    # A determinized full position before turn 8 is refused for the same reason ...
+    with pytest.raises(atelier.InputError, match="refill draws"):
+        solvers.expectimax(s, determinizations=2)
+    # ... while the full position itself is a well-posed exact problem (here: too large).
+    with pytest.raises(solvers.TooLarge):
+        solvers.expectimax(s, max_nodes=1000)
+
+
+def test_endgame_on_a_viewpoint_needs_a_determinization():
+    s = late_turn9()
+    with pytest.raises(atelier.InputError, match="^determinizations: a viewpoint"):
+        solvers.expectimax(Viewpoint(s, s.current_player), determinizations=0)
+
+
+def test_endgame_hooks_come_from_the_ruleset():
+    from atelier.games.leonardo import exact
+
+    s = late_turn9()
+    assert solvers.ruleset_hook(s, "endgame_refusal") is exact.endgame_refusal
+    assert exact.endgame_refusal(s, 0) is None and exact.endgame_refusal(Viewpoint(s, 0), 16) is None
+    inv = atelier.open("inventors", players=2, seed=1).start()
+    assert solvers.ruleset_hook(inv, "endgame_refusal") is None   # no hook: generic behaviour
+    assert engine.position_game(inv) == "inventors" and engine.position_game(s) == "leonardo"
