@@ -22,7 +22,7 @@ from . import engine
 __all__ = ["mcts", "ismcts", "expectimax", "SearchResult", "MoveStats", "ExactResult",
            "ExactMove", "TooLarge", "Bot", "make_bot", "random_move", "greedy_move", "BOT_NAMES",
            "DEFAULT_ITERATIONS", "DEFAULT_MEMORY_MB", "DEFAULT_MAX_NODES",
-           "DEFAULT_VIEWPOINT_DETERMINIZATIONS", "endgame_plan", "ruleset_hook"]
+           "DEFAULT_VIEWPOINT_DETERMINIZATIONS", "endgame_plan", "ruleset_hook", "game_hook"]
 
 DEFAULT_ITERATIONS = 10_000
 DEFAULT_MEMORY_MB = 512
@@ -334,15 +334,20 @@ class ExactResult(_RootChoice):
 
 
 def ruleset_hook(state, name):
-    """A ruleset's optional hook `name` for the state's ruleset, or None: looked up on the
-    ruleset's module (atelier.games.<game>), then on its `exact` submodule. Rulesets without
-    it (and the test game, which is no package ruleset) get the generic behaviour."""
+    """A ruleset's optional search hook `name` for the state's ruleset, or None: looked up on
+    the ruleset's module (atelier.games.<game>), then on its `exact` submodule. Rulesets
+    without it (and the test game, which is no package ruleset) get the generic behaviour."""
+    return game_hook(engine.position_game(state), name)
+
+
+def game_hook(game, name):
+    """ruleset_hook by the ruleset's name."""
     import importlib
 
     from ..games import ruleset
 
     try:
-        rs = ruleset(engine.position_game(state))
+        rs = ruleset(game)
     except InputError:
         return None
     hook = getattr(rs, name, None)

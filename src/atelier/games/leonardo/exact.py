@@ -1,8 +1,9 @@
-"""Leonardo da Vinci hooks for the exact search (`atelier endgame`, solvers.expectimax).
+"""Leonardo da Vinci hooks for the search: the exact endgame (`atelier endgame`,
+solvers.expectimax) and the position `atelier bench` times ISMCTS from.
 
 The search is generic; what it cannot know is when an exact solve of sampled full states means
-something for this ruleset. Leonardo §6 (item 4): from Phase A of turn 8 on there are no refill draws
-(§5.6: turns 8-9 have no refill), so the only uncertainty left is the hidden information
+something for this ruleset. Leonardo §6 (item 4): from Phase A of turn 8 on there are no refill
+draws (§5.6: turns 8-9 have no refill), so the only uncertainty left is the hidden information
 (opponents' hands and labs, pending bids), and each determinization can be solved exactly.
 Before turn 8 a determinization also fixes the deck: the pile split of the lower-tier cards
 and the order of what no one has seen (§3.5.1), which decide every later draw.
@@ -33,3 +34,11 @@ def endgame_refusal(state, determinizations: int) -> str | None:
             f"deck would plan on cards nobody has seen. Exact endgames from a viewpoint start at "
             f"turn {FIRST_TURN_WITHOUT_DRAWS} (no draws left, §6); before that, use suggest, or "
             f"endgame on a full position")
+
+
+def bench_ismcts_position(state) -> bool:
+    """Is this the position `atelier bench` measures ISMCTS from? The first decision of turn 1
+    (Phase A or B, after the favour picks of §5.1): every seat then holds hidden materials and
+    the deck order is unknown, and a full game of random playout lies ahead."""
+    f = state.fields()
+    return f["turn"] == 1 and f["phase"] in ("LAB", "PLACE")
