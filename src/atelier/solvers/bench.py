@@ -65,8 +65,12 @@ def _ismcts_row(state, iterations, threads, seed):
                                                threads=threads, seed=seed))
         row[f"iterations_per_s_{threads}_threads"] = par.iterations_per_s
         row["speedup"] = par.iterations_per_s / one.iterations_per_s if one.iterations_per_s else 0.0
-        # CPUs this process got while the threads ran: below `threads` the machine was busy.
+        # CPUs this process got while the threads ran: below `threads` the machine was busy,
+        # and the speedup is bounded by it. Iterations per CPU-second, threads over one, is
+        # the scaling the load cannot hide: below 1 the threads slow each other down.
         row[f"cpus_used_{threads}_threads"] = cpu / wall if wall > 0 else 0.0
+        if cpu > 0 and c_one > 0:
+            row["per_cpu_efficiency"] = (par.iterations / cpu) / (one.iterations / c_one)
     return row
 
 
