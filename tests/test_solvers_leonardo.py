@@ -200,7 +200,8 @@ def _same_after(root, m, nxt):
 # looker's own REORDER decision the top m cards it is looking at (Leonardo §3.4) are in neither
 # its infoset_key nor kept by determinize(looker), so every look is one information set and the
 # search fuses its reorders over cards it has seen. Strict: this fails loudly once fixed.
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="core: the looker's REORDER infoset omits the cards seen")
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="core: the looker's REORDER infoset omits the cards seen")
 def test_the_observers_own_council_look_leads_to_different_nodes():
     root, later = find(before_own_look)
     played = next(m for m in root.legal_moves() if _same_after(root, m, later[1]))
