@@ -14,6 +14,7 @@ cdef enum Op:
     OP_GREEDY = 6      # the ruleset's greedy move (rng)
     OP_PLAYOUTS = 7    # n uniformly random playouts (rng), returns summed into acc
     OP_STATS_NODE = 8  # ISMCTS: the node of core holding this decision's statistics, -1 none
+    OP_HIDDEN = 9      # 1 when seat does not see the whole state (infoset_key(seat) != hash)
 
 
 cdef struct Call:
@@ -58,6 +59,8 @@ cdef int64_t _op(AnyPos* p, Call* a) noexcept nogil:
         return _random_move(p, a.rng)
     if a.op == OP_GREEDY:
         return p.greedy_move(a.rng[0])
+    if a.op == OP_HIDDEN:
+        return p.infoset_key(a.seat) != p.hash()
     if a.op == OP_STATS_NODE:
         return ismcts_stats_node(p, a.core)
     if a.op == OP_PLAYOUTS:

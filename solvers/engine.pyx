@@ -109,9 +109,28 @@ cdef class _Pos:
         return _dispatch(self.p, self.kind, a)
 
 
-def hidden_information(state):
-    """True when the seat to move does not see the whole state (infoset_key != hash)."""
-    return bool(_Pos.of(state).hidden)
+def hidden_information(state, seat=None):
+    """True when the seat to move (or `seat`) does not see the whole state (infoset_key != hash)."""
+    cdef _Pos p = _Pos.of(state)
+    if seat is None:
+        return bool(p.hidden)
+    if not 0 <= seat < p.players:
+        raise InputError(f"seat: expected 0..{p.players - 1}, got {seat}")
+    cdef Call a
+    memset(&a, 0, sizeof(Call))
+    a.op = OP_HIDDEN
+    a.seat = seat
+    return bool(p.call(&a))
+
+
+def position_game(state):
+    """The ruleset name of a state's position kind ("atelier.<game>.Position" -> "<game>"), so
+    that generic code can find that ruleset's optional hooks. InputError for an unknown kind."""
+    cdef int kind = 0
+    cdef size_t size = 0
+    _position_ptr(state, &kind, &size)
+    cdef const char* name = PyCapsule_GetName(state._capsule())
+    return (<bytes>name).decode().split(".")[1]
 
 
 def position_info(state):

@@ -258,11 +258,13 @@ cdef int xroot(AnyPos* root, XCtx* x, double* vals, int* line, int* line_chance,
 
 def expectimax_search(state, int64_t max_nodes=10000000, str objective="win",
                       bint paranoid=False, bint prune=True, int ordering=1,
-                      int tt_bits=0, object determinize_seed=None, object progress=None):
+                      int tt_bits=0, object determinize_seed=None, object progress=None,
+                      int determinize_seat=-1):
     """Exact search from a decision node. Returns a dict: moves (per root move: move,
     objective, win, score vectors), best (index), line [(move, is_chance)], nodes, tt_hits,
     seconds, aborted (0 ok, 1 node budget, 2 chance too large to enumerate).
-    `determinize_seed`: first replace what the mover cannot see by determinize(mover, seed).
+    `determinize_seed`: first replace what `determinize_seat` (default: the mover) cannot see
+    by determinize(seat, seed).
     `progress(nodes, seconds)`: called every REPORT_EVERY nodes (with the GIL); an exception
     it raises (or Ctrl-C) stops the search and propagates."""
     cdef _Pos p = _Pos.of(state)
@@ -283,11 +285,15 @@ def expectimax_search(state, int64_t max_nodes=10000000, str objective="win",
         raise ValueError(f"progress: expected a function (nodes, seconds), got {progress!r}")
     cdef Rng drng
     cdef Call a
+    if determinize_seat == -1:
+        determinize_seat = cur
+    if not 0 <= determinize_seat < p.players:
+        raise ValueError(f"determinize_seat: expected a seat 0..{p.players - 1}, got {determinize_seat}")
     if determinize_seed is not None:
         drng.reseed(<uint64_t>determinize_seed)
         memset(&a, 0, sizeof(Call))
         a.op = OP_DETERMINIZE
-        a.seat = cur
+        a.seat = determinize_seat
         a.rng = &drng
         p.call(&a)
         p.refresh()

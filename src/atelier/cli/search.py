@@ -13,7 +13,8 @@ from .errors import run_guarded
 from .options import (GAMES, ITERATIONS, MEMORY_MB, SECONDS, THREADS, TOP, Whole, edition_option,
                       json_option, read_position, seed_option)
 from .results import endgame_json, suggest_json, too_large_json
-from ..solvers import DEFAULT_MAX_NODES, MAX_DETERMINIZATIONS, MAX_EXACT_NODES
+from ..solvers import (DEFAULT_MAX_NODES, DEFAULT_VIEWPOINT_DETERMINIZATIONS, MAX_DETERMINIZATIONS,
+                       MAX_EXACT_NODES)
 
 TOO_LARGE_EXIT = 3   # endgame: no exact answer within the node budget (not an input error)
 
@@ -134,9 +135,10 @@ class _EndgameProgress:
 @click.option("--objective", type=click.Choice(["win", "margin"]), default="win", show_default=True,
               help="What each seat maximises: win share or score margin.")
 @click.option("--paranoid", is_flag=True, help="Every other seat minimises the mover's value.")
-@click.option("--determinizations", metavar="K", type=Whole(0, MAX_DETERMINIZATIONS), default=0,
-              show_default=True,
-              help="Hidden information: average K exact solves of determinizations of what the mover cannot see.")
+@click.option("--determinizations", metavar="K", type=Whole(0, MAX_DETERMINIZATIONS), default=None,
+              help="Hidden information: average K exact solves of determinizations of what the mover "
+                   f"(on a viewpoint: its seat) cannot see. Default: {DEFAULT_VIEWPOINT_DETERMINIZATIONS} "
+                   "on a viewpoint, 0 (exact) on a full position.")
 @seed_option(help="Seed of the determinizations.")
 @edition_option
 @json_option()
@@ -149,10 +151,13 @@ def endgame(pos, max_nodes, objective, paranoid, determinizations, seed, edition
     from .. import solvers
 
     state = read_position(pos, edition=edition)
-    if determinizations and state.current_player >= 0 and not solvers.engine.hidden_information(state):
-        click.echo(f"note: determinizations: seat {state.current_player} sees the whole position, "
+    viewpoint = getattr(state, "viewpoint", None)
+    seat = state.current_player if viewpoint is None else viewpoint
+    if (determinizations and seat >= 0 and state.current_player >= 0
+            and not solvers.engine.hidden_information(state, seat)):
+        click.echo(f"note: determinizations: seat {seat} sees the whole position, "
                    f"nothing to sample; solving it once", err=True)
-        determinizations = 0
+        determinizations = 0 if viewpoint is None else 1
     show = not as_json and sys.stderr.isatty()
     try:
         with _EndgameProgress(_console()) as progress:
@@ -174,6 +179,8 @@ def endgame(pos, max_nodes, objective, paranoid, determinizations, seed, edition
     p = x.player
     n = len(x.best.win)
     kind = "exact" if not x.determinizations else f"mean of {x.determinizations} exact determinizations"
+    if x.determinizations and x.viewpoint is not None:
+        kind += f" of seat {x.viewpoint}'s view"
     t = Table(title=f"{kind} ({x.objective}{', paranoid' if x.paranoid else ''}): seat {p} to move, "
                     f"{x.nodes:,} nodes in {x.seconds:.2f} s ({x.nodes_per_s:,.0f}/s)", title_justify="left")
     t.add_column("move")

@@ -21,11 +21,13 @@ from . import engine
 
 __all__ = ["mcts", "ismcts", "expectimax", "SearchResult", "MoveStats", "ExactResult",
            "ExactMove", "TooLarge", "Bot", "make_bot", "random_move", "greedy_move", "BOT_NAMES",
-           "DEFAULT_ITERATIONS", "DEFAULT_MEMORY_MB", "DEFAULT_MAX_NODES"]
+           "DEFAULT_ITERATIONS", "DEFAULT_MEMORY_MB", "DEFAULT_MAX_NODES",
+           "DEFAULT_VIEWPOINT_DETERMINIZATIONS", "endgame_plan", "ruleset_hook", "game_hook"]
 
 DEFAULT_ITERATIONS = 10_000
 DEFAULT_MEMORY_MB = 512
 DEFAULT_MAX_NODES = 10_000_000
+DEFAULT_VIEWPOINT_DETERMINIZATIONS = 16   # endgame on a viewpoint when K is not given
 # The accepted ranges (docs/solvers.md, "Parameters"); every entry point checks at the door.
 MAX_THREADS = 64
 MAX_ITERATIONS = 2**32 - 2         # a tree's visit counts are 32-bit
@@ -321,6 +323,7 @@ class ExactResult(_RootChoice):
     tt_hits: int
     seconds: float
     determinizations: int = 0   # > 0: averaged over that many determinizations (hidden information)
+    viewpoint: int | None = None   # the seat whose view was sampled, when the state was a viewpoint
 
     @property
     def nodes_per_s(self) -> float:
@@ -330,8 +333,62 @@ class ExactResult(_RootChoice):
         return "nodes_per_s", self.nodes_per_s
 
 
+def ruleset_hook(state, name):
+    """A ruleset's optional search hook `name` for the state's ruleset, or None: looked up on
+    the ruleset's module (atelier.games.<game>), then on its `exact` submodule. Rulesets
+    without it (and the test game, which is no package ruleset) get the generic behaviour."""
+    return game_hook(engine.position_game(state), name)
+
+
+def game_hook(game, name):
+    """ruleset_hook by the ruleset's name."""
+    import importlib
+
+    from ..games import ruleset
+
+    try:
+        rs = ruleset(game)
+    except InputError:
+        return None
+    hook = getattr(rs, name, None)
+    if hook is None:
+        try:
+            hook = getattr(importlib.import_module(f"{rs.__name__}.exact"), name, None)
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{rs.__name__}.exact":
+                raise
+    return hook
+
+
+def endgame_plan(state, determinizations=None):
+    """(seat whose view is sampled or None, determinizations) for an exact solve of `state`, or
+    InputError when the ruleset says such a solve would not mean what it says.
+
+    A full position is solved as it stands (0), or averaged over `determinizations` samples of
+    what the mover cannot see. A viewpoint (a state whose `viewpoint` is a seat: its hidden
+    parts are one placeholder sample) is averaged over K samples of what that seat cannot see,
+    K = DEFAULT_VIEWPOINT_DETERMINIZATIONS when not given; 0 is refused (the placeholder itself
+    is no answer). The ruleset's `endgame_refusal(state, K)` hook may refuse either."""
+    if determinizations is not None:
+        determinizations = check_int(determinizations, "determinizations", 0, MAX_DETERMINIZATIONS)
+    viewpoint = getattr(state, "viewpoint", None)
+    if viewpoint is not None:
+        if determinizations == 0:
+            raise InputError(f"determinizations: a viewpoint's hidden parts are one placeholder "
+                             f"sample, not seat {viewpoint}'s knowledge; solve at least 1 "
+                             f"determinization (default {DEFAULT_VIEWPOINT_DETERMINIZATIONS})")
+        if determinizations is None:
+            determinizations = DEFAULT_VIEWPOINT_DETERMINIZATIONS
+    determinizations = determinizations or 0
+    refusal = ruleset_hook(state, "endgame_refusal")
+    why = refusal(state, determinizations) if refusal is not None else None
+    if why:
+        raise InputError(why)
+    return viewpoint, determinizations
+
+
 def expectimax(state, max_nodes=DEFAULT_MAX_NODES, objective="win", paranoid=False,
-               prune=True, ordering=True, determinizations=0, seed=0, progress=None) -> ExactResult:
+               prune=True, ordering=True, determinizations=None, seed=0, progress=None) -> ExactResult:
     """Exact max^n values of every root move: expectation over chance, each seat maximising
     its own `objective` ("win" share or score "margin"), ties between equal values broken
     by the earliest move in canonical order (docs/solvers.md). `paranoid=True`: every other
@@ -344,7 +401,9 @@ def expectimax(state, max_nodes=DEFAULT_MAX_NODES, objective="win", paranoid=Fal
     cannot see (seeded from `seed`) exactly and averages them per move: exact for each sample,
     not for the information set (the principal line is the first sample's). When the mover
     sees the whole position there is nothing to sample: it is solved once (determinizations 0
-    in the result).
+    in the result). A viewpoint state (`state.viewpoint` a seat) samples what that seat cannot
+    see, K = 16 by default; the ruleset may refuse a solve that would not mean what it says
+    (`endgame_plan`, e.g. Leonardo before turn 8): InputError naming why.
 
     `progress(nodes, seconds)` is called every 65,536 nodes (nodes over all determinizations,
     seconds of the current solve); an exception it raises, or Ctrl-C, stops the search."""
@@ -356,13 +415,16 @@ def expectimax(state, max_nodes=DEFAULT_MAX_NODES, objective="win", paranoid=Fal
         order = {False: 0, True: 1, "table": 1, "greedy": 2}[ordering]
     else:
         raise InputError(f"ordering: expected True or 'table', 'greedy', or False, got {ordering!r}")
-    determinizations = check_int(determinizations, "determinizations", 0, MAX_DETERMINIZATIONS)
+    if determinizations is not None:
+        determinizations = check_int(determinizations, "determinizations", 0, MAX_DETERMINIZATIONS)
     seed = check_seed(seed)
     if progress is not None and not callable(progress):
         raise InputError(f"progress: expected a function (nodes, seconds), got {progress!r}")
     players, cur, _ = _check_decision(state)
-    if determinizations and not engine.hidden_information(state):
-        determinizations = 0   # the mover sees everything: every determinization is this position
+    viewpoint, determinizations = endgame_plan(state, determinizations)
+    seat = cur if viewpoint is None else viewpoint
+    if determinizations and not engine.hidden_information(state, seat):
+        determinizations = 0   # the seat sees everything: every determinization is this position
     seeds = [None] if not determinizations else [
         engine.tree_seed(seed, k + 1) for k in range(determinizations)]
     runs, nodes = [], 0
@@ -372,12 +434,17 @@ def expectimax(state, max_nodes=DEFAULT_MAX_NODES, objective="win", paranoid=Fal
             report = (lambda done: lambda n, sec: progress(done + n, sec))(nodes)
         r = engine.expectimax_search(state, max_nodes=max(1, max_nodes - nodes), objective=objective,
                                      paranoid=paranoid, prune=prune, ordering=order,
-                                     determinize_seed=dseed, progress=report)
+                                     determinize_seed=dseed, progress=report,
+                                     determinize_seat=seat)
         nodes += r["nodes"]
         if r["aborted"] == 1:
             raise TooLarge(nodes)
         if r["aborted"] == 2:
             raise TooLarge(nodes, "a chance node has too many outcomes to enumerate")
+        if runs and [m["move"] for m in r["moves"]] != [m["move"] for m in runs[0]["moves"]]:
+            raise InputError(f"endgame: seat {cur}'s moves differ between the determinizations of "
+                             f"seat {seat}'s view (they depend on what seat {seat} cannot see); "
+                             f"solve from the viewpoint of the seat to move")
         runs.append(r)
     k = len(runs)
     moves = []
@@ -393,12 +460,13 @@ def expectimax(state, max_nodes=DEFAULT_MAX_NODES, objective="win", paranoid=Fal
     line_state = state
     if determinizations and hasattr(state, "determinize"):
         line_state = state.clone()
-        line_state.determinize(cur, seeds[0])
+        line_state.determinize(seat, seeds[0])
     line = runs[0]["line"] if best == runs[0]["best"] else [(moves[best].move, False)]
     return ExactResult(player=cur, objective=objective, paranoid=bool(paranoid), moves=moves,
                        best_index=best, line=_line_text(line_state, line), line_moves=line,
                        nodes=nodes, tt_hits=sum(r["tt_hits"] for r in runs),
-                       seconds=sum(r["seconds"] for r in runs), determinizations=determinizations)
+                       seconds=sum(r["seconds"] for r in runs), determinizations=determinizations,
+                       viewpoint=viewpoint)
 
 
 def _line_text(state, line):
@@ -408,7 +476,8 @@ def _line_text(state, line):
         text = s.move_to_string(m)
         if chance:
             out.append(f"chance:{text}")
-            s.apply_chance(m)
+            # Inventors and the test game name it apply_chance; Leonardo's apply takes outcomes.
+            getattr(s, "apply_chance", s.apply)(m)
         else:
             out.append(text)
             s.apply(m)

@@ -3,13 +3,75 @@
 MCTS iterations/s from the start and from a mid-game position (1 thread and `threads`
 threads, with the speedup), and expectimax nodes/s on a late-game position found by playing
 a seeded random game to its end and stepping back while the exact search stays in budget.
+
+On a ruleset with hidden information, also ISMCTS iterations/s (random playouts to the end of
+the game) from the first decision where the seat to move cannot see everything (or the one the
+ruleset's `bench_ismcts_position(state)` hook picks), beside the plain random-playout rate
+from the same position measured in the same run: their ratio is the search's own overhead
+(determinization, information-set lookups, selection, backup), whatever the machine's load.
 """
 from __future__ import annotations
 
 import os
 import random
+import time
 
-from . import TooLarge, expectimax, mcts
+from . import TooLarge, engine, expectimax, game_hook, ismcts, mcts
+
+
+def _ismcts_position(game: str, players: int, seed: int):
+    """The position the ISMCTS row is measured from, or None on perfect information."""
+    if game == "testgame":
+        return None
+    import atelier
+
+    pick = game_hook(game, "bench_ismcts_position")
+    s = atelier.open(game, players=players, seed=seed).start()
+    rnd = random.Random(seed)
+    k = 0
+    while not s.is_terminal():
+        if s.is_chance():
+            s.sample_chance(seed * 1000 + k)
+            k += 1
+            continue
+        if engine.hidden_information(s) and (pick is None or pick(s)):
+            return s
+        s.apply(rnd.choice(s.legal_moves()))
+    return None
+
+
+def _timed(fn):
+    """(result, wall seconds, CPU seconds of this process: every thread) of fn()."""
+    w0, c0 = time.perf_counter(), time.process_time()
+    r = fn()
+    return r, time.perf_counter() - w0, time.process_time() - c0
+
+
+def _ismcts_row(state, iterations, threads, seed):
+    """ISMCTS iterations/s beside the random-playout rate from the same position, measured
+    around it (before and after, averaged) so that a change in the machine's load hits both."""
+    n = max(iterations // 2, 1)
+    _, w1, _ = _timed(lambda: engine.random_playouts(state, n, seed))
+    one, _, c_one = _timed(lambda: ismcts(state, iterations=iterations, threads=1, seed=seed))
+    _, w2, _ = _timed(lambda: engine.random_playouts(state, n, seed + 1))
+    playouts_per_s = 2 * n / (w1 + w2)
+    row = {"what": "ismcts (hidden information, full-game random playouts)",
+           "iterations": iterations, "iterations_per_s": one.iterations_per_s,
+           "playouts_per_s": playouts_per_s,
+           "ratio_to_playouts": one.iterations_per_s / playouts_per_s if playouts_per_s else 0.0,
+           "nodes": one.nodes}
+    if threads > 1:
+        par, wall, cpu = _timed(lambda: ismcts(state, iterations=iterations * threads,
+                                               threads=threads, seed=seed))
+        row[f"iterations_per_s_{threads}_threads"] = par.iterations_per_s
+        row["speedup"] = par.iterations_per_s / one.iterations_per_s if one.iterations_per_s else 0.0
+        # CPUs this process got while the threads ran: below `threads` the machine was busy,
+        # and the speedup is bounded by it. Iterations per CPU-second, threads over one, is
+        # the scaling the load cannot hide: below 1 the threads slow each other down.
+        row[f"cpus_used_{threads}_threads"] = cpu / wall if wall > 0 else 0.0
+        if cpu > 0 and c_one > 0:
+            row["per_cpu_efficiency"] = (par.iterations / cpu) / (one.iterations / c_one)
+    return row
 
 
 def _positions(game: str, players: int, seed: int):
@@ -73,7 +135,11 @@ def search_bench(game: str = "inventors", players: int = 4, seed: int = 0, itera
         threads = min(2, os.cpu_count() or 1)
     start, mid, tail = _positions(game, players, seed)
     rows = [_mcts_row("mcts (start)", start, iterations, threads, seed),
-            _mcts_row("mcts (mid-game)", mid, iterations, threads, seed),
-            _expectimax_row(tail, max_nodes)]
+            _mcts_row("mcts (mid-game)", mid, iterations, threads, seed)]
+    hidden = _ismcts_position(game, players, seed)
+    if hidden is not None:
+        rows.append(_ismcts_row(hidden, iterations, threads, seed))
+    rows.append(_expectimax_row(tail, max_nodes))
     return {"game": game, "players": players, "cpu_count": os.cpu_count(), "threads": threads,
+            "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
             "rows": rows}
