@@ -163,14 +163,14 @@ class _Foreign:
 
 
 def test_unknown_position_kind_is_refused():
-    foreign = _Foreign(b"atelier.leonardo.Position")
+    foreign = _Foreign(b"atelier.unknown.Position")
     calls = [lambda s: solvers.mcts(s, iterations=10), lambda s: solvers.ismcts(s, iterations=10),
              solvers.expectimax, solvers.random_move, solvers.greedy_move,
              solvers.engine.hidden_information, solvers.engine.position_info,
              lambda s: solvers.engine.Tree(s), solvers.engine.expectimax_search,
              lambda s: solvers.engine.random_playouts(s, 3)]
     for call in calls:
-        with pytest.raises(InputError, match=r"position: unknown kind 'atelier\.leonardo\.Position' "
+        with pytest.raises(InputError, match=r"position: unknown kind 'atelier\.unknown\.Position' "
                                              r"\(the search knows atelier\.inventors\.Position"):
             call(foreign)
     with pytest.raises(InputError, match="not a game state"):
@@ -179,7 +179,8 @@ def test_unknown_position_kind_is_refused():
 
 def test_kind_table_matches_the_rulesets_capsules():
     name_of = ctypes.PYFUNCTYPE(ctypes.c_char_p, ctypes.py_object)(("PyCapsule_GetName", ctypes.pythonapi))
-    states = [atelier.load_position("example:inventors-mid"), dealt(2, 6, 2, 3, 1, 0)]
+    states = [atelier.load_position("example:inventors-mid"), dealt(2, 6, 2, 3, 1, 0),
+              atelier.open("leonardo", players=3, seed=1).start()]
     kinds = solvers.engine.position_kinds()
     assert sorted(name_of(s._capsule()).decode() for s in states) == sorted(kinds)
     assert all(size > 0 for size in kinds.values())
