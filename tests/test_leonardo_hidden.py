@@ -167,3 +167,37 @@ def test_s27_variant_d5_prunes_cand_and_leaves_one_pair():
         t.determinize(0, seed)
         q = player(t, 1)
         assert (q["labs"][0]["card"], q["labs"][1]["card"]) == (5, 2)
+
+
+def test_the_looker_keeps_the_cards_it_is_looking_at():
+    # §3.4: at its own Council action 3 the looker sees the top cards; they are in its
+    # information set and determinize(looker) leaves them where they lie, while another
+    # seat's determinization may move them.
+    rng = random.Random(5)
+    found = moved = 0
+    for g_seed in range(400):
+        s = game(3).start(g_seed)
+        while not s.is_terminal() and found < 30:
+            if s.is_chance():
+                s.sample_chance(rng.getrandbits(32))
+                continue
+            f = s.fields()
+            if f["phase"] == "REORDER":
+                o = s.current_player
+                top = f["deck"][:4]
+                for k in range(4):
+                    d = s.clone()
+                    d.determinize(o, rng.getrandbits(32))
+                    assert d.fields()["deck"][:4] == top
+                    assert d.infoset_key(o) == s.infoset_key(o)
+                    other = s.clone()
+                    other.determinize((o + 1) % 3, rng.getrandbits(32))
+                    moved += other.fields()["deck"][:4] != top
+                found += 1
+            ms = s.legal_moves()
+            # Claim Council action 3 whenever offered, so looks are frequent.
+            claim3 = [m for m in ms if s.move_to_string(m) == "claim:3"]
+            s.apply(claim3[0] if claim3 else rng.choice(ms))
+        if found >= 30:
+            break
+    assert found >= 30 and moved > 0

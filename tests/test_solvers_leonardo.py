@@ -196,27 +196,28 @@ def _same_after(root, m, nxt):
     return s.hash == nxt.hash
 
 
-# Core bug (cext/leonardo/keys.cpp Game::private_key, cext/leonardo/determinize.cpp): at the
-# looker's own REORDER decision the top m cards it is looking at (Leonardo §3.4) are in neither
-# its infoset_key nor kept by determinize(looker), so every look is one information set and the
-# search fuses its reorders over cards it has seen. Strict: this fails loudly once fixed.
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="core: the looker's REORDER infoset omits the cards seen")
+# The looker's own Council action 3 (Leonardo §3.4): the top cards it is looking at are part of
+# its information set, so different cards seen lead to different nodes.
 def test_the_observers_own_council_look_leads_to_different_nodes():
     root, later = find(before_own_look)
     played = next(m for m in root.legal_moves() if _same_after(root, m, later[1]))
     tree = _tree(root, 20000)
     decisions = _next_own_decisions(tree, root, played, range(12))
     assert decisions and all(_phase(d) == "REORDER" for d in decisions)
-    looks = {tuple(sorted(d.legal_move_strings())) for d in decisions}
-    assert len(looks) >= 2    # different cards seen on top of the deck ...
-    _check_own_nodes(tree, decisions, min_keys=2)   # ... different nodes
+    o = root.current_player
+    # What the looker sees: the top cards as they lie (a move id is an order of them).
+    seen = {d.infoset_key(o): tuple(d.fields()["deck"][:4]) for d in decisions}
+    assert len(set(seen.values())) >= 2                 # different cards seen on top ...
+    assert len(set(seen.values())) == len(seen)         # ... one information set each
+    for d in decisions:                                  # ... each with its own statistics
+        st = tree.decision_stats(d)
+        assert st and {m for m, _, _, _ in st} <= set(d.legal_moves())
 
 
 def test_what_the_observer_cannot_tell_apart_shares_one_node():
     # Determinizations of the root differ in what the observer cannot see; its next decision
     # after a public move is then one information set, one node, whatever was sampled.
-    root, later = find(before_own_look)
+    root, later = find(before_draw)
     played = next(m for m in root.legal_moves() if _same_after(root, m, later[1]))
     tree = _tree(root, 20000)
     o = root.current_player

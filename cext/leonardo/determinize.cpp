@@ -127,6 +127,23 @@ static double hyp_weight(const Edition& ed, const DeckModel& d, const Hyp& h) {
 
 // Replays the deck history from `seat`'s view into g_scratch; returns the hypothesis count
 // (0: no deck fits the records; -1: more than kCap hypotheses) and where they are.
+// A hypothesis in which the top `mm` cards are `seen` (in deck order): each unknown slot takes
+// its card (if the card's pile label allows it), each known slot must hold it. Fixes x's top.
+static bool see_top(const Edition& ed, const DeckModel& d, Hyp& x, const uint8_t* seen, int mm) {
+  for (int i = 0; i < mm; ++i) {
+    const uint8_t c = seen[i], en = x.entry[i];
+    if (en < kLab) {
+      if (en != c) return false;
+    } else if (x.label[c] != kNoLabel || !((allowed_labels(ed, d, c) >> (en - kLab)) & 1)) {
+      return false;
+    } else {
+      x.label[c] = (uint8_t)(en - kLab);
+    }
+  }
+  for (int i = 0; i < mm; ++i) x.entry[i] = seen[i];
+  return true;
+}
+
 static int replay(const Game& g, const State& s, int seat, const DeckModel& d, Hyp*& out) {
   const Edition& ed = g.edition();
   Scratch& S = g_scratch;
@@ -170,14 +187,7 @@ static int replay(const Game& g, const State& s, int seat, const DeckModel& d, H
           const int perm = look_perm(s, li);
           uint8_t seen[4];
           for (int i = 0; i < mm; ++i) seen[kPerms.seq[mm][perm][i]] = (uint8_t)look_card(s, li, i);
-          bool ok = true;
-          for (int i = 0; i < mm && ok; ++i) {
-            const uint8_t c = seen[i], en = x.entry[i];
-            if (en < kLab) ok = en == c;
-            else if (x.label[c] != kNoLabel || !((allowed_labels(ed, d, c) >> (en - kLab)) & 1)) ok = false;
-            else x.label[c] = (uint8_t)(en - kLab);
-          }
-          if (!ok) continue;
+          if (!see_top(ed, d, x, seen, mm)) continue;
           for (int i = 0; i < mm; ++i) x.entry[i] = (uint8_t)look_card(s, li, i);
           m = add_hyp(nxt, m, S.table, x);
           if (m < 0) return -1;
@@ -196,6 +206,21 @@ static int replay(const Game& g, const State& s, int seat, const DeckModel& d, H
     Hyp* t = cur;
     cur = nxt;
     nxt = t;
+    n = m;
+  }
+  // The looker at its own Council action 3 is looking at the top cards now (§3.4), before the
+  // look enters the history: its hypotheses are those with exactly these cards on top.
+  if (s.phase == REORDER && s.actor == seat) {
+    const int mm = s.deck_len < 4 ? s.deck_len : 4;
+    int m = 0;
+    for (int i = 0; i < 2 * kCap; ++i) S.table[i] = -1;
+    for (int j = 0; j < n; ++j) {
+      Hyp x = cur[j];
+      if (x.len < mm || !see_top(ed, d, x, s.deck, mm)) continue;
+      m = add_hyp(nxt, m, S.table, x);
+      if (m < 0) return -1;
+    }
+    cur = nxt;
     n = m;
   }
   out = cur;

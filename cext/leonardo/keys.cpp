@@ -99,6 +99,8 @@ uint64_t Game::private_key(const State& s, int seat) const {
       buf[n++] = P.lab[l].card;
       for (int k = 0; k < kKinds; ++k) buf[n++] = (uint8_t)lab_mat(P, l, k);
     }
+  if (s.phase == REORDER && s.actor == seat)  // the cards it is looking at (§3.4), in order
+    for (int i = 0; i < 4 && i < s.deck_len; ++i) buf[n++] = (uint8_t)(0xC0 | s.deck[i]);
   if (s.phase == BID) {  // its own pending bid, once entered
     int i = 0;
     for (int j = 0; j < n_; ++j) {
