@@ -57,6 +57,15 @@ void apply_obj(PyState& s, const py::object& move) {
 
 std::shared_ptr<PyState> make_state(const GamePtr& g, const State& s) { return std::make_shared<PyState>(g, s); }
 
+// Two games are the same configuration when they would play identically: a position read back
+// from its JSON makes a new Game, and its states must equal the originals.
+bool same_config(const Game& a, const Game& b) {
+  if (&a == &b) return true;
+  return a.num_players() == b.num_players() && a.options().basic == b.options().basic &&
+         a.options().codex == b.options().codex &&
+         static_cast<const BoundGame&>(a).edition_json == static_cast<const BoundGame&>(b).edition_json;
+}
+
 }  // namespace
 }  // namespace atelier::leonardo::bind
 
@@ -77,13 +86,18 @@ void bind_leonardo(py::module_& m) {
              Options o;
              o.basic = basic;
              o.codex = codex;
-             return std::make_shared<Game>(edition_from_dict(edition), players, o);
+             auto g = std::make_shared<BoundGame>(edition_from_dict(edition), players, o);
+             g->edition_json = py::module_::import("json").attr("dumps")(edition, py::arg("sort_keys") = true).cast<std::string>();
+             return std::static_pointer_cast<Game>(g);
            }),
            py::arg("players"), py::arg("edition"), py::arg("basic") = false, py::arg("codex") = false)
       .def_property_readonly("players", &Game::num_players)
       .def_property_readonly("basic", [](const Game& g) { return g.options().basic; })
       .def_property_readonly("codex", [](const Game& g) { return g.options().codex; })
       .def_property_readonly("row_size", &Game::row_size)
+      .def_property_readonly("edition_json", [](const Game& g) {
+        return static_cast<const BoundGame&>(g).edition_json;   // only BoundGames reach Python
+      }, "The edition document this game was configured with (JSON, sorted keys).")
       .def_property_readonly("kinds", [](const Game& g) {
         return std::vector<std::string>(g.edition().kind_names, g.edition().kind_names + kKinds);
       })
@@ -123,9 +137,19 @@ void bind_leonardo(py::module_& m) {
       .def("__eq__", [](const PyState& a, py::object o) {
         if (!py::isinstance<PyState>(o)) return false;
         const PyState& b = o.cast<const PyState&>();
-        return a.game == b.game && std::memcmp(&a.pos.st, &b.pos.st, sizeof(State)) == 0;
+        return same_config(*a.game, *b.game) && std::memcmp(&a.pos.st, &b.pos.st, sizeof(State)) == 0;
       })
       .def("__hash__", [](const PyState& s) { return (py::ssize_t)(s.pos.st.hash >> 1); })
+      .def_property("viewpoint", [](const PyState& s) -> py::object {
+        return s.viewpoint < 0 ? py::object(py::none()) : py::object(py::int_(s.viewpoint));
+      }, [](PyState& s, py::object v) {
+        if (v.is_none()) { s.viewpoint = -1; return; }
+        if (PyBool_Check(v.ptr()) || !PyLong_Check(v.ptr())) fail("viewpoint: expected a seat or None");
+        const long seat = v.cast<long>();
+        if (seat < 0 || seat >= s.game->num_players()) fail("viewpoint: out of range");
+        s.viewpoint = (int)seat;
+      }, "The seat whose viewpoint this state stands for (its hidden parts are a placeholder "
+         "sample), or None for a full position.")
       .def_property_readonly("current_player", [](const PyState& s) { return s.pos.current_player(); })
       .def("is_terminal", [](const PyState& s) { return s.pos.is_terminal(); })
       .def("is_chance", [](const PyState& s) { return s.pos.is_chance(); })
@@ -227,7 +251,9 @@ void bind_leonardo(py::module_& m) {
       }, py::arg("game"), py::arg("data"))
       .def("fields", [](const PyState& s) { return state_fields(*s.game, s.pos.st); })
       .def("with_fields", [](const PyState& s, const py::dict& d) {
-        return make_state(std::const_pointer_cast<Game>(s.game), state_with_fields(*s.game, s.pos.st, d));
+        auto out = make_state(std::const_pointer_cast<Game>(s.game), state_with_fields(*s.game, s.pos.st, d));
+        out->viewpoint = s.viewpoint;
+        return out;
       }, py::arg("fields"), "A copy with these fields replaced (validated; keys recomputed).")
       .def("_capsule", [](PyState& s) {
         return py::capsule(static_cast<void*>(&s.pos), "atelier.leonardo.Position");

@@ -15,15 +15,27 @@ namespace atelier::leonardo::bind {
 
 namespace py = pybind11;
 
+// Every Game made from Python is a BoundGame: it keeps the edition document it was read from
+// (canonical JSON, sorted keys) so that a position written from any of its states can say
+// whether it used the bundled edition and carry the whole document when not.
+struct BoundGame : Game {
+  using Game::Game;
+  std::string edition_json;
+};
+
 struct PyState {
   std::shared_ptr<const Game> game;
   Position pos;
+  // The seat whose viewpoint (§3.3) this state was loaded from, or -1 for a full position.
+  // A viewpoint's hidden parts are one placeholder determinization: the search and the
+  // position writer must not treat them as known (docs/positions.md).
+  int viewpoint = -1;
 
   PyState(std::shared_ptr<const Game> g, const State& s) : game(std::move(g)) {
     pos.game = game.get();
     pos.st = s;
   }
-  PyState(const PyState& o) : game(o.game) {
+  PyState(const PyState& o) : game(o.game), viewpoint(o.viewpoint) {
     pos.game = game.get();
     pos.st = o.pos.st;
   }

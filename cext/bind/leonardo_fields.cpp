@@ -479,6 +479,7 @@ State state_with_fields(const Game& g, const State& base, const py::dict& d) {
     else if (key == "idx") s.idx = (uint8_t)as_int(v, key, 0, 5);
     else if (key == "area") s.area = (uint8_t)as_int(v, key, 0, 7);
     else if (key == "price") s.price = (uint8_t)as_int(v, key, 0, 3);
+    else if (key == "removed") s.removed = (uint8_t)as_int(v, key, 0, (1 << n) - 1);
     else if (key == "council_order") {
       auto seq = as_seq(v, key);
       if ((int)py::len(seq) > n) fail(key + ": too many seats");
