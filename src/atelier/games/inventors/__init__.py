@@ -11,6 +11,9 @@ from .render import chance_text, show
 
 __all__ = ["open_game", "load_edition", "position_dict", "position_from_dict", "show", "chance_text"]
 
+TITLE = "Legendary Inventors"
+HIDDEN_INFORMATION = False   # positions may be a seat's viewpoint (docs/positions.md)
+
 
 def open_game(players: int = 2, seed: int = 0, edition=None, teams=None):
     """Configure a game (a core Game; `.start()` is its start position from `seed`).

@@ -4,10 +4,16 @@ from __future__ import annotations
 from ..._core import leonardo as core
 from ...errors import InputError
 from .edition import load_edition
+from .exact import bench_ismcts_position, endgame_refusal  # noqa: F401  (search hooks)
+from .position import position_dict, position_from_dict
+from .render import chance_text, show
 
-__all__ = ["open_game", "load_edition", "position_dict", "position_from_dict", "show"]
+__all__ = ["open_game", "load_edition", "position_dict", "position_from_dict", "show", "chance_text"]
 
 SETUPS = ("expert", "basic")
+
+TITLE = "Leonardo da Vinci"
+HIDDEN_INFORMATION = True   # positions may be a seat's viewpoint (docs/positions.md)
 
 
 def open_game(players: int = 2, seed: int = 0, edition=None, teams=None, setup: str = "expert",
@@ -33,15 +39,3 @@ def open_game(players: int = 2, seed: int = 0, edition=None, teams=None, setup: 
         raise InputError(str(exc)) from None
     game.seed = seed
     return game
-
-
-def position_dict(state, viewpoint=None) -> dict:  # replaced by position.py
-    raise InputError("position: Leonardo positions are not written yet")
-
-
-def position_from_dict(doc, edition=None, seed=0):  # replaced by position.py
-    raise InputError("position: Leonardo positions are not read yet")
-
-
-def show(state, width=110, color=False) -> str:  # replaced by render.py
-    raise InputError("show: Leonardo boards are not drawn yet")

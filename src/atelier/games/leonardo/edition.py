@@ -5,6 +5,7 @@ is configured, so there is no second Python copy of the card table to drift from
 """
 from __future__ import annotations
 
+import json
 from importlib import resources
 
 from ..._core import leonardo as core
@@ -49,3 +50,14 @@ def load_edition(path=None) -> Edition:
     if isinstance(path, Edition):
         return path
     return edition_from_data(load_file(path))
+
+
+_DEFAULT_JSON: str | None = None
+
+
+def is_default_json(text: str) -> bool:
+    """Is a game's `edition_json` the bundled edition (a position then need not carry it)?"""
+    global _DEFAULT_JSON
+    if _DEFAULT_JSON is None:
+        _DEFAULT_JSON = json.dumps(default_edition(), sort_keys=True)
+    return text == _DEFAULT_JSON
