@@ -75,25 +75,43 @@ def _read_source(source):
     raise InputError(f"position: expected a path, JSON text or dict, got {type(source).__name__}")
 
 
-def load_position(source, edition=None):
+def load_position(source, edition=None, seed=0):
     """A State from a position: a dict, JSON text, a file path, or `example:NAME`.
 
-    `edition` (a JSON file path) is the base edition; card data in the position overrides it."""
+    `edition` (a JSON file path) is the base edition; card data in the position overrides it.
+    A viewpoint position (`"viewpoint": seat`, games with hidden information) is filled with
+    one determinization drawn from `seed`; the state remembers it is that seat's view."""
+    seed = check_seed(seed)
     doc = _read_source(source)
     if not isinstance(doc, dict):
         raise InputError("position: expected a JSON object")
     if "game" not in doc:
         raise InputError(f"game: missing (a position names its game, e.g. \"game\": \"{GAMES[0]}\")")
     rs = ruleset(doc.get("game"))
-    return rs.position_from_dict(doc, edition=None if edition is None else rs.load_edition(edition))
+    ed = None if edition is None else rs.load_edition(edition)
+    if rs.HIDDEN_INFORMATION:
+        return rs.position_from_dict(doc, edition=ed, seed=seed)
+    return rs.position_from_dict(doc, edition=ed)
 
 
-def position_dict(state) -> dict:
-    """The position of `state` as a plain dict (format 1, docs/positions.md)."""
+def _ruleset_of(state):
     # Core State classes live in atelier._core.<ruleset>.
-    return ruleset(type(state).__module__.rsplit(".", 1)[-1]).position_dict(state)
+    return ruleset(type(state).__module__.rsplit(".", 1)[-1])
 
 
-def dump_position(state) -> str:
-    """The position of `state` as JSON text (format 1, docs/positions.md)."""
-    return _dumps(position_dict(state)) + "\n"
+def position_dict(state, viewpoint=None) -> dict:
+    """The position of `state` as a plain dict (format 1, docs/positions.md); with `viewpoint`
+    a seat, only what that seat knows (games with hidden information)."""
+    rs = _ruleset_of(state)
+    if rs.HIDDEN_INFORMATION:
+        return rs.position_dict(state, viewpoint=viewpoint)
+    if viewpoint is not None:
+        raise InputError(f"viewpoint: {rs.TITLE} has no hidden information; "
+                         "every seat sees the whole position")
+    return rs.position_dict(state)
+
+
+def dump_position(state, viewpoint=None) -> str:
+    """The position of `state` as JSON text (format 1, docs/positions.md); `viewpoint` as in
+    position_dict."""
+    return _dumps(position_dict(state, viewpoint)) + "\n"

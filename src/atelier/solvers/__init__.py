@@ -152,6 +152,13 @@ def _search(algorithm, state, iterations, time, threads, seed, reward, memory_mb
     iterations, time, threads, seed, reward, memory_mb, exploration, rollout = _check_search(
         iterations, time, threads, seed, reward, memory_mb, exploration, rollout, progress)
     players, cur, n_root = _check_decision(state)
+    viewpoint = getattr(state, "viewpoint", None)
+    if viewpoint is not None and algorithm != "ismcts":
+        raise InputError(f"algorithm: {algorithm} would treat seat {viewpoint}'s placeholder sample "
+                         "of the hidden parts as known; use ismcts on a viewpoint")
+    if viewpoint is not None and viewpoint != cur:
+        raise InputError(f"position: seat {viewpoint}'s viewpoint, but seat {cur} is to move; "
+                         f"the search needs the mover's view (load seat {cur}'s viewpoint or a full position)")
     if iterations is None and time is None:
         iterations = DEFAULT_ITERATIONS
     node_bytes = engine.node_bytes(players) + 2   # + the chance-key side table (cap / 4 words)
