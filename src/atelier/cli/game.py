@@ -14,7 +14,7 @@ from ..jsonfmt import strict_dumps
 from ..limits import SEED_MAX
 from . import main
 from .errors import quoted, run_guarded
-from .options import (GAMES as N_GAMES, PLAYERS, SEED, WIDTH, edition_option, json_option,
+from .options import (GAMES as N_GAMES, PLAYERS, SEAT, SEED, WIDTH, edition_option, json_option,
                       read_position, seed_option)
 
 __all__ = ["read_position"]   # the reader every command shares (cli/options.py)
@@ -28,13 +28,17 @@ def ruleset_of(state):
 @main.command()
 @click.argument("game", metavar="GAME")
 @click.option("--players", "-n", type=PLAYERS, default=2, show_default=True, metavar="N")
-@seed_option("Draws the teams (unless --teams) and the Age I reveal.")
-@click.option("--teams", metavar="A,B,..", default=None, help="Team ids per seat, e.g. green,blue.")
+@seed_option("Draws the setup: Inventors' teams (unless --teams) and Age I reveal; Leonardo's deck.")
+@click.option("--teams", metavar="A,B,..", default=None, help="Inventors: team ids per seat, e.g. green,blue.")
+@click.option("--setup", type=click.Choice(["expert", "basic"], case_sensitive=False), default=None,
+              help="Leonardo: expert (default, favour picks) or basic (beginner kits, fixed row).")
+@click.option("--codex", is_flag=True, default=None, help="Leonardo: the Codex option (Powerful Council).")
 @edition_option
 @run_guarded
-def new(game, players, seed, teams, edition):
-    """Print the start position of a new GAME (inventors) as JSON (docs/positions.md)."""
-    g = atelier.open(game, players=players, seed=seed, edition=edition, teams=teams)
+def new(game, players, seed, teams, setup, codex, edition):
+    """Print the start position of a new GAME (inventors, leonardo) as JSON (docs/positions.md)."""
+    options = {k: v for k, v in (("setup", setup), ("codex", codex)) if v is not None}
+    g = atelier.open(game, players=players, seed=seed, edition=edition, teams=teams, **options)
     click.echo(atelier.dump_position(g.start()), nl=False)
 
 
@@ -61,6 +65,33 @@ def show(pos, color, width, edition, as_json):
         width = max(WIDTH.lo, shutil.get_terminal_size((110, 24)).columns) if sys.stdout.isatty() else 110
     # color= too: click.echo strips colour codes from output that is not a terminal.
     click.echo(ruleset_of(state).show(state, width=width, color=color), nl=False, color=color)
+
+
+@main.command()
+@click.argument("pos", metavar="POS")
+@click.option("--seat", "-s", type=SEAT, required=True, metavar="S", help="The seat whose view to write.")
+@click.option("--board", is_flag=True, help="Print the board that seat sees instead of the JSON.")
+@click.option("--color/--no-color", default=None, help="With --board: force colour on or off.")
+@edition_option
+@run_guarded
+def view(pos, seat, board, color, edition):
+    """Print what seat S knows of POS: its viewpoint position (JSON, docs/positions.md), or
+    with --board the board as S sees it. Opponents' hands, hidden labs, the deck order and
+    sealed bids are left out; loading the result samples them again.
+
+    POS: a file, '-' (stdin) or example:NAME."""
+    state = read_position(pos, edition)
+    if seat >= state.game.players:
+        raise InputError(f"--seat: {seat} is not a seat of this {state.game.players}-player game "
+                         f"(0..{state.game.players - 1})")
+    text = atelier.dump_position(state, viewpoint=seat)   # refuses a game without hidden parts
+    if not board:
+        click.echo(text, nl=False)
+        return
+    seen = atelier.load_position(text)
+    if color is None:
+        color = sys.stdout.isatty()
+    click.echo(ruleset_of(seen).show(seen, width=110, color=color), nl=False, color=color)
 
 
 def show_json(state) -> dict:

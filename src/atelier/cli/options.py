@@ -70,6 +70,7 @@ class Number(click.ParamType):
 
 SEED = Whole(0, SEED_MAX)
 PLAYERS = Whole(2, 5)
+SEAT = Whole(0, 4)
 GAMES = Whole(1, 1_000_000_000)
 ITERATIONS = Whole(1, 1_000_000_000_000)
 THREADS = Whole(1, MAX_THREADS)
