@@ -146,3 +146,60 @@ def test_cli_new_view_and_options(tmp_path):
     assert "--seat" in one_error_line(run("view", pos, "--seat", 4))
     assert "setup" in one_error_line(run("new", "inventors", "--setup", "basic"))
     assert "hidden information" in one_error_line(run("view", "example:inventors-mid", "--seat", 0))
+
+
+def test_cli_search_on_viewpoints(tmp_path):
+    r = run("suggest", "example:leonardo-auction", "--iterations", 300, "--seed", 1, "--json")
+    assert r.exit_code == 0, r.stderr
+    assert json.loads(r.stdout)["best"].startswith("bid:")
+    r = run("endgame", "example:leonardo-turn8", "--determinizations", 2, "--json")
+    assert r.exit_code == 0, r.stderr
+    assert "mcts" in one_error_line(run("suggest", "example:leonardo-auction", "--algorithm", "mcts"))
+    # Seat 0's view of a position where seat 2 is to move: the search needs the mover's view.
+    s = atelier.load_position("example:leonardo-turn3-place")
+    other = (s.current_player + 1) % 4
+    path = tmp_path / "other.json"
+    path.write_text(atelier.dump_position(s, viewpoint=other))
+    assert "to move" in one_error_line(run("suggest", path, "--iterations", 100))
+
+
+def test_apply_on_a_viewpoint_takes_what_the_seat_sees():
+    # Along a game: each move applied to the mover-independent view of seat 0 either gives seat
+    # 0's true next information set, or is refused because it reveals what seat 0 cannot see.
+    rng = random.Random(3)
+    s = atelier.open("leonardo", players=3, seed=3).start()   # a game with two refill draws
+    taken = refused = draws = 0
+    while not s.is_terminal():
+        if s.is_chance():
+            m = s.chance_outcomes()[0][0]
+        else:
+            m = s.greedy_move(rng.randrange(2**32))
+        text = s.move_to_string(m)
+        v = atelier.load_position(atelier.position_dict(s, viewpoint=0), seed=rng.randrange(100))
+        nxt = s.child(m)
+        try:
+            after = atelier.apply_in_view(v, text, seed=1)
+        except atelier.InputError as exc:
+            assert "cannot see" in str(exc) or "not a legal move" in str(exc)
+            refused += 1
+        else:
+            assert after.viewpoint == 0 and after.infoset_key(0) == nxt.infoset_key(0), text
+            taken += 1
+            draws += s.is_chance()
+        s = nxt
+    assert taken > 10 * refused and draws >= 1
+
+
+def test_cli_apply_draw_on_a_viewpoint(tmp_path):
+    rng = random.Random(1)
+    s = atelier.open("leonardo", players=3, seed=1).start()
+    while not s.is_chance():
+        s.apply(s.greedy_move(rng.randrange(2**32)))
+    drawn = s.move_to_string(s.chance_outcomes()[0][0])
+    path = tmp_path / "view.json"
+    path.write_text(atelier.dump_position(s, viewpoint=2))
+    r = run("apply", path, drawn)
+    assert r.exit_code == 0, r.stderr
+    assert json.loads(r.stdout)["viewpoint"] == 2
+    gone = next(c for c in json.loads(r.stdout)["row"])     # a card in the row cannot be drawn
+    assert "not a possible outcome" in one_error_line(run("apply", path, f"draw:{gone}"))

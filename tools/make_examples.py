@@ -66,6 +66,55 @@ def first(players: int, done, seeds=range(1, 200)):
     raise SystemExit(f"no seed reached the wanted position for {players} players")
 
 
+def leonardo_until(players: int, seed: int, done):
+    """A seeded Leonardo game, mostly greedy (so inventions complete and auctions happen),
+    until done(state) at a decision; None if it never does."""
+    rng = random.Random(seed)
+    state = atelier.open("leonardo", players=players, seed=seed).start()
+    while not state.is_terminal():
+        if state.is_chance():
+            state.sample_chance(rng.randrange(2**32))
+            continue
+        if done(state):
+            return state
+        if rng.random() < 0.8:
+            state.apply(state.greedy_move(rng.randrange(2**32)))
+        else:
+            state.apply(rng.choice(state.legal_moves()))
+    return None
+
+
+def leonardo_first(players: int, done, seeds=range(1, 500)):
+    for seed in seeds:
+        state = leonardo_until(players, seed, done)
+        if state is not None:
+            return state
+    raise SystemExit(f"no Leonardo seed reached the wanted position for {players} players")
+
+
+def turn3_place(state) -> bool:
+    f = state.fields()
+    return f["turn"] == 3 and f["phase"] == "PLACE" and sum(bin(p["placed"]).count("1") for p in f["players"]) >= 3
+
+
+def auction(state) -> bool:
+    # A sealed auction with a bid already entered: the viewpoint of the next bidder hides it.
+    from atelier.games.leonardo.position_dump import entered_bidders
+
+    f = state.fields()
+    return f["phase"] == "BID" and len(entered_bidders(f, state.game.players)) >= 1
+
+
+def turn8(state) -> bool:
+    f = state.fields()
+    return f["turn"] == 8 and f["phase"] == "PLACE" and sum(bin(p["placed"]).count("1") for p in f["players"]) >= 2
+
+
+def view(state):
+    """The position as the seat to move sees it (a viewpoint)."""
+    return atelier.load_position(atelier.position_dict(state, viewpoint=state.current_player))
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     examples = {
@@ -77,6 +126,17 @@ def main() -> None:
         (OUT / f"{name}.json").write_text(atelier.dump_position(state), encoding="utf-8")
         print(f"wrote {name}: age {state.fields()['age']}, {len(state.fields()['display'])} cards shown,"
               f" {empty_spaces(state)} empty spaces")
+    leonardo = {
+        "leonardo-start": atelier.open("leonardo", players=4, seed=1).start(),
+        "leonardo-turn3-place": leonardo_first(4, turn3_place),
+        "leonardo-auction": view(leonardo_first(4, auction)),
+        "leonardo-turn8": view(leonardo_first(3, turn8)),
+    }
+    for name, state in leonardo.items():
+        (OUT / f"{name}.json").write_text(atelier.dump_position(state), encoding="utf-8")
+        f = state.fields()
+        print(f"wrote {name}: turn {f['turn']} phase {f['phase']}, seat {state.current_player} to move"
+              + (f", seat {state.viewpoint}'s view" if state.viewpoint is not None else ""))
 
 
 if __name__ == "__main__":

@@ -22,13 +22,14 @@ from .jsonfmt import dumps as _dumps
 from .jsonfmt import load_file as _load_file
 from .jsonfmt import loads as _loads
 from .limits import check_seed
+from .viewpoint import apply_in_view
 
 try:
     __version__ = metadata.version("atelier")
 except metadata.PackageNotFoundError:  # running from a source tree
     __version__ = "0.1.0"
 
-__all__ = ["open", "load_position", "dump_position", "position_dict", "examples", "ruleset",
+__all__ = ["open", "load_position", "dump_position", "position_dict", "apply_in_view", "examples", "ruleset",
            "InputError", "GAMES", "__version__"]
 
 

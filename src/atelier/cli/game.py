@@ -12,6 +12,7 @@ from ..errors import InputError
 from ..games import GAMES
 from ..jsonfmt import strict_dumps
 from ..limits import SEED_MAX
+from ..viewpoint import apply_in_view
 from . import main
 from .errors import quoted, run_guarded
 from .options import (GAMES as N_GAMES, PLAYERS, SEAT, SEED, WIDTH, edition_option, json_option,
@@ -122,7 +123,8 @@ def moves(pos, as_json, edition):
                                  "moves": [{"move_id": m, "move": t} for m, t in zip(ms, texts)]}))
         return
     if state.is_chance():
-        click.echo("# chance node: apply a reveal:... or use `atelier apply --seed S`", err=True)
+        click.echo(f"# chance node: apply its outcome ({ruleset_of(state).CHANCE_PREFIXES[0]}...) "
+                   "or use `atelier apply --seed S`", err=True)
     elif state.is_terminal():
         click.echo("# the game is over", err=True)
     for t in texts:
@@ -139,30 +141,37 @@ def check_move_text(text: str) -> str:
 @main.command()
 @click.argument("pos", metavar="POS")
 @click.argument("moves", nargs=-1, metavar="MOVE...")
-@seed_option("Sample every chance node reached (unless the next MOVE is a reveal:...).", default=None)
+@seed_option("Sample every chance node reached (unless the next MOVE is its outcome, e.g. a "
+             "reveal:... or draw:X).", default=None)
 @edition_option
 @run_guarded
 def apply(pos, moves, seed, edition):
     """Apply MOVEs to POS and print the new position.
 
-    MOVEs are in notation (docs/notation.md); at a chance node give a reveal:... or --seed.
+    MOVEs are in notation (docs/notation.md); at a chance node give its outcome (Inventors
+    reveal:..., Leonardo draw:X) or --seed. On a viewpoint a draw is what the seat saw, and a
+    move whose result depends on what the seat cannot see is refused.
     POS: a file, '-' (stdin) or example:NAME."""
     for mv in moves:
         check_move_text(mv)
     state = read_position(pos, edition)
+    outcome_prefixes = ruleset_of(state).CHANCE_PREFIXES
     draws = 0
 
     def sample_if_chance():
         nonlocal draws
         if seed is not None and state.is_chance():
-            # One seed per reveal: replayable, and the reveals differ.
+            # One seed per draw: replayable, and the draws differ.
             state.sample_chance((seed + draws) & SEED_MAX)
             draws += 1
 
     for mv in moves:
-        if not mv.lower().startswith("reveal:"):
+        if not mv.lower().startswith(outcome_prefixes):
             sample_if_chance()
-        state.apply(mv)
+        if getattr(state, "viewpoint", None) is not None:
+            state = apply_in_view(state, mv, seed=seed or 0)
+        else:
+            state.apply(mv)
     sample_if_chance()
     click.echo(atelier.dump_position(state), nl=False)
 

@@ -12,6 +12,7 @@ from .render import chance_text, show
 __all__ = ["open_game", "load_edition", "position_dict", "position_from_dict", "show", "chance_text"]
 
 TITLE = "Legendary Inventors"
+CHANCE_PREFIXES = ("reveal:",)   # a chance outcome in notation starts so (docs/notation.md)
 HIDDEN_INFORMATION = False   # positions may be a seat's viewpoint (docs/positions.md)
 
 

@@ -13,6 +13,7 @@ __all__ = ["open_game", "load_edition", "position_dict", "position_from_dict", "
 SETUPS = ("expert", "basic")
 
 TITLE = "Leonardo da Vinci"
+CHANCE_PREFIXES = ("draw:",)   # a chance outcome in notation starts so (docs/notation.md)
 HIDDEN_INFORMATION = True   # positions may be a seat's viewpoint (docs/positions.md)
 
 
