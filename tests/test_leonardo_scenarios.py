@@ -655,3 +655,43 @@ def test_s29_two_auctions_after_a_reveal():
     assert [p["money"] for p in f["players"]][:3] == [11, 17, 6]
     assert f["players"][0]["owned"] == [8] and f["players"][2]["owned"] == [13]
     assert f["players"][3]["labs"][0]["card"] == 13 and f["players"][3]["labs"][0]["continuing"]
+
+
+# ---- S13 a lab on a deck card waits for the request -----------------------------------------
+
+def test_s13_waiting_for_the_request():
+    s = game(2, basic=True).start(0)
+    f = s.fields()
+    shops = list(f["shops"])
+    shops[WOOD] -= 2   # one wood in P0's lab on #2, one in P1's hand for its own start
+    s = s.with_fields({
+        "turn": 3, "row": [1, 12], "box": [8], "deck": [2] + without(f["deck"], [2]), "shops": shops,
+        "players": [{"labs": [{"card": 2, "counter": 5, "start_turn": 2, "cand": [2],
+                               "materials": [0, 0, 1, 0, 0]}, {}]},
+                    {"hand": [1, 0, 1, 0, 0]}],
+    })
+    skip_phase_a(s)
+    all_pass(s)
+    f = s.fields()
+    # Turn 3, Phase D: counter 5 reaches the threshold 4, but #2 is in the deck: nothing happens.
+    p0 = f["players"][0]
+    assert f["phase"] == "DRAW" and p0["labs"][0]["card"] == 2 and not p0["labs"][0]["revealed"]
+    assert p0["money"] == 3 and p0["owned"] == [] and 2 not in f["completed_any"]
+    s.apply("draw:2")
+    f = s.fields()
+    assert f["turn"] == 4 and f["phase"] == "LAB" and 2 in f["row"]
+    s = s.with_fields({"mech_supply": f["mech_supply"] - 1,
+                       "players": [{}, {"mech_count": 1, "labs": [{"side": 5, "mech": 1}, {}]}]})
+    play(s, "keep:small", "start:small:2")
+    skip_phase_a(s)
+    while s.fields()["phase"] == "PLACE":
+        if s.current_player == 0:
+            s.apply("pass")
+        else:
+            s.apply(next(m for m in ("master:small", "place:small:1", "pass") if m in moves(s)))
+    f = s.fields()
+    # Phase D: master 2 + apprentice 1 + mechanical man 2 = 5 weeks >= 4: both labs complete,
+    # each pays 5 (#2 bronze first reward), and the two bid for the card.
+    assert f["phase"] == "BID" and [c for c, _ in f["pending"]] == [2]
+    assert sorted(f["pending"][0][1]) == [0, 1]
+    assert [p["money"] for p in f["players"]] == [3 + 5, 3 + 5]

@@ -10,6 +10,13 @@
 
 namespace atelier::leonardo {
 
+// Money and the pot are 0..65535 (§11.4). A position may start near the top, so a payment
+// saturates there instead of wrapping to a small number (which would change who wins).
+static inline uint16_t add_money(uint16_t have, int gain) {
+  const int v = have + gain;
+  return (uint16_t)(v > 65535 ? 65535 : v);
+}
+
 Perms::Perms() {
   for (int m = 0; m <= 4; ++m) {
     uint8_t a[4] = {0, 1, 2, 3};
@@ -376,7 +383,7 @@ void Game::council_exec(State& s) const {
       continue;
     }
     if (a == 1) {  // action 2: the pot
-      s.pl[owner].money = (uint16_t)(s.pl[owner].money + s.pot);
+      s.pl[owner].money = add_money(s.pl[owner].money, s.pot);
       s.pot = 0;
       ++s.step;
       continue;
@@ -546,7 +553,7 @@ void Game::research(State& s) const {
       if (!(first || later)) continue;
       if ((int)L.counter < thr(s, p, c, owned_before[p])) continue;
       reveal_lab(s, p, l);
-      P.money = (uint16_t)(P.money + (first ? ed_.cards[c].reward_first : ed_.cards[c].reward_later));
+      P.money = add_money(P.money, first ? ed_.cards[c].reward_first : ed_.cards[c].reward_later);
       for (int k = 0; k < kKinds; ++k) {
         s.shop[k] = (uint8_t)(s.shop[k] + lab_mat(P, l, k));
         set_lab_mat(P, l, k, 0);
@@ -647,7 +654,7 @@ void Game::end_turn(State& s) const {
     return;
   }
   if (s.turn <= ed_.normal_turns) {
-    s.pot = (uint16_t)(s.pot + ed_.income);
+    s.pot = add_money(s.pot, ed_.income);
     if (s.row_len < row_size() && s.deck_len > 0) {
       s.phase = DRAW;
       s.actor = 0;
@@ -665,7 +672,7 @@ void Game::play(State& s, Move m) const {
   const unsigned a = marg(m);
   switch (mkind(m)) {
     case M_FAV_A:
-      P.money = (uint16_t)(P.money + 5);
+      P.money = add_money(P.money, 5);
       P.letters = (uint8_t)(P.letters + 1);
       break;
     case M_FAV_B: {

@@ -1,10 +1,12 @@
 // The greedy baseline: try every legal move on a copy (settling forced moves), score the result
-// from the mover's view, play the best; exact ties broken by the rng. The evaluation:
+// from the mover's view, play the best; exact ties broken by the rng (docs/bots.md). The
+// evaluation uses only the mover's own holdings and public facts:
 // - score now (money + type bonus);
-// - each working lab: its reward_first times the share of its threshold reached, halved
-//   while its card is still in the deck;
-// - materials in hand 0.8 each, apprentices 1.5, mechanical men 2, a large lab 2;
-// - in an auction the bid is scored as money lost only if it is the top bid so far.
+// - each working lab: r * (0.3 + 0.6 * share of its threshold reached), r its reward (first,
+//   or later once continuing), halved while its card is not in the row and not continuing;
+// - materials in hand 0.8 each, apprentices 1.5, mechanical men 2, a large lab 2.
+// A sealed bid b is not tried on a copy (it would read the others' hidden bids): it scores
+// -0.5 b + 4 when b > 0, less 0.2 per Florin above 8, so greedy bids 1 whenever it can.
 #include "game.hpp"
 
 namespace atelier::leonardo {

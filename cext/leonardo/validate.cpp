@@ -134,7 +134,9 @@ std::string Game::validate(const State& s) const {
     for (int k = 0; k < kKinds; ++k) mats[k] -= P.hand[k];
   }
   for (int k = 0; k < kKinds; ++k)
-    if (mats[k] != 0) return "materials: " + ed_.kind_names[k] + " does not add up to " + S(ed_.per_kind);
+    if (mats[k] != 0)
+      return "materials: " + ed_.kind_names[k] + ": the shops, hands and labs hold " + S(ed_.per_kind - mats[k]) +
+             ", not " + S(ed_.per_kind);
   if (mech != 0) return "mechanical men: supply plus owned must be " + S(ed_.mech_per_player * n_);
   for (int a = 0; a < kAreas; ++a) {
     uint8_t pos_seen = 0;
@@ -212,7 +214,7 @@ std::string Game::validate(const State& s) const {
   }
   const int hyps = deck_hypotheses(s, kMaxPlayers);
   if (hyps < 0) return "deck history: needs more than 4096 deck hypotheses";
-  if (hyps == 0) return "deck history: no deck fits it";
+  if (hyps == 0) return "deck history: no deck built as the setup builds it (§2.2) fits the cards drawn and the looks recorded";
   if (s.hash != compute_hash(s)) return "hash: does not match the contents";
   if (s.pub != compute_public(s)) return "pub: does not match the contents";
   return "";

@@ -65,7 +65,7 @@ def _header(state, doc) -> list:
 
 def _city(doc) -> Table:
     pr = doc["progress"]
-    t = Table(title="City (groups in line order, first next to the arrow)", title_justify="left")
+    t = Table()
     t.add_column("area")
     t.add_column("line", overflow="fold")
     for a, letter in enumerate(AREAS):
@@ -100,11 +100,11 @@ def _lab_text(lab) -> str:
     return f"{text}; {what}; week {lab['counter']} (started turn {lab['start_turn']})"
 
 
-def _seats(state, doc) -> Table:
+def _seats(state, doc) -> list:
+    """One block per seat (a wide table of seven columns would break its words at any width):
+    the seat line with money and score, then its materials, workers, labs and cards."""
     scores = state.scores()
-    t = Table(title="Seats", title_justify="left")
-    for col in ("seat", "money", "materials", "workers", "small lab", "large lab", "cards"):
-        t.add_column(col, overflow="fold")
+    out = [Text("Seats", style="italic")]
     for p, s in enumerate(doc["seats"]):
         marks = []
         if not state.is_terminal() and not state.is_chance() and state.current_player == p:
@@ -113,20 +113,29 @@ def _seats(state, doc) -> Table:
             marks.append("Leonardo")
         if s["passed"]:
             marks.append("passed")
-        mats = f"hand: {_mats(s['hand'])}" if "hand" in s else f"total: {_mats(s['materials'])}"
-        workers = (f"{s['apprentices_free']}/{s['apprentices']} apprentices free"
-                   f"{', master free' if s['master_free'] else ''}")
-        cards = (f"owned {' '.join(map(str, s['owned'])) or '—'}; completed "
-                 f"{' '.join(map(str, s['completed'])) or '—'}; score {scores[p]}")
-        seat = f"{_seat(p)}" + (f" · {', '.join(marks)}" if marks else "")
-        t.add_row(seat, str(s["money"]), mats, workers, _lab_text(s["labs"]["small"]),
-                  _lab_text(s["labs"]["large"]), cards)
-    return t
+        head = f"{_seat(p)}" + (f" · {', '.join(marks)}" if marks else "")
+        out.append(Text(f"{head} — {s['money']} Florins, score {scores[p]}", style="bold"))
+        mats = f"hand {_mats(s['hand'])}" if "hand" in s else f"in total (hand and labs) {_mats(s['materials'])}"
+        rows = [("materials", mats),
+                ("workers", f"{s['apprentices_free']}/{s['apprentices']} apprentices free"
+                            f"{', master free' if s['master_free'] else ''}"),
+                ("small lab", _lab_text(s["labs"]["small"])),
+                ("large lab", _lab_text(s["labs"]["large"])),
+                ("cards", f"owned {' '.join(map(str, s['owned'])) or '—'}; completed "
+                          f"{' '.join(map(str, s['completed'])) or '—'}")]
+        grid = Table.grid(padding=(0, 1))   # label, then text wrapped under itself
+        grid.add_column(no_wrap=True)
+        grid.add_column()
+        for label, text in rows:
+            grid.add_row(f"  {label}:", text)
+        out.append(grid)
+    return out
 
 
 def render(state, width: int = 110) -> Group:
     doc = position_dict(state)
-    parts = _header(state, doc) + [_city(doc), _seats(state, doc)]
+    parts = (_header(state, doc) + [Text("City: each area's line, first group next to the arrow", style="italic"),
+                                    _city(doc)] + _seats(state, doc))
     if state.is_terminal():
         parts.append(Text("winners: " + ", ".join(f"seat {_seat(s)}" for s in state.winners()), style="bold"))
     return Group(*parts)
