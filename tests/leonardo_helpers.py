@@ -50,3 +50,13 @@ def all_pass(state):
 
 def player(state, p):
     return state.fields()["players"][p]
+
+
+def perft(st, depth):
+    """Decision leaves below `st` (a draw or the end is one leaf): the count the golden file
+    holds (tools/make_perft_leonardo.py writes it, test_leonardo_perft.py recomputes it)."""
+    if depth == 0 or st.is_chance() or st.is_terminal():
+        return 1
+    if depth == 1:
+        return len(st.legal_moves())
+    return sum(perft(st.child(m), depth - 1) for m in st.legal_moves())
