@@ -201,3 +201,69 @@ def test_the_looker_keeps_the_cards_it_is_looking_at():
         if found >= 30:
             break
     assert found >= 30 and moved > 0
+
+
+# ---- the determinizer's draws against §6.2, by a chi-square test at fixed seeds -------------
+
+def chi2_critical(df, z=3.090):
+    """The chi-square value exceeded with probability 0.001 (Wilson-Hilferty: within 1% here)."""
+    a = 2 / (9 * df)
+    return df * (1 - a + z * a ** 0.5) ** 3
+
+
+def chi2_of_top_card(s, seat, samples, seed0=0):
+    expected = s.draw_probabilities(seat)
+    counts = {}
+    for k in range(samples):
+        t = s.clone()
+        t.determinize(seat, seed0 + k)
+        c = t.fields()["deck"][0]
+        counts[c] = counts.get(c, 0) + 1
+    assert set(counts) <= set(expected), "a card §6.2 gives probability 0 was sampled"
+    stat = sum((counts.get(c, 0) - samples * p) ** 2 / (samples * p) for c, p in expected.items())
+    return stat, len(expected) - 1
+
+
+def spec_fractions_s19():
+    return {**{c: 1 / 6 for c in (2, 4, 5)}, **{c: 1 / 8 for c in (7, 11, 13, 15)}}
+
+
+def spec_fractions_s28():
+    return {**{c: 3 / 22 for c in (4, 5, 7, 11, 13, 15)},
+            **{c: 1 / 44 for c in (6, 10, 14, 16, 17, 18, 19, 20)}}
+
+
+def test_determinized_draws_match_s19_and_s28_by_chi_square():
+    s19 = game(5, basic=True).start(0)
+    s28, deck = s28_state()
+    for s, spec in ((s19, spec_fractions_s19()), (s28, spec_fractions_s28())):
+        exact = s.draw_probabilities(0)
+        assert set(exact) == set(spec) and all(abs(exact[c] - spec[c]) < 1e-12 for c in spec)
+        stat, df = chi2_of_top_card(s, 0, 6000)
+        assert stat < chi2_critical(df), (stat, df)
+
+
+def test_determinized_draws_match_the_exact_marginal_at_random_states():
+    # States after Council looks (the hard case: several deck hypotheses), 3-5 players.
+    rng = random.Random(11)
+    checked = 0
+    for game_no in range(12):
+        n = 3 + game_no % 3
+        s = game(n).start(100 + game_no)
+        step = 0
+        while not s.is_terminal() and checked < 8:
+            if s.is_chance():
+                s.sample_chance(rng.randrange(1 << 30))
+                continue
+            step += 1
+            seat = rng.randrange(n)
+            if step % 15 == 0 and s.fields()["deck"] and s.deck_hypotheses(seat) > 1:
+                stat, df = chi2_of_top_card(s, seat, 3000, seed0=checked * 10_000)
+                if df >= 1:
+                    assert stat < chi2_critical(df), (n, stat, df)
+                    checked += 1
+            ms = s.legal_moves()
+            texts = [s.move_to_string(m) for m in ms]
+            looks = [m for m, t in zip(ms, texts) if t == "claim:3" or t.startswith("reorder:")]
+            s.apply(looks[0] if looks and rng.random() < 0.9 else s.greedy_move(rng.randrange(1 << 30)))
+    assert checked >= 3
