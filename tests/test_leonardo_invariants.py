@@ -218,3 +218,65 @@ def test_position_whose_deck_history_no_deck_fits_is_rejected():
         s.with_fields({"deck": without(f["deck"], [6]), "history": [6], "box": [6]})
     # Drawn from where it can lie, the same card is fine.
     s.with_fields({"deck": without(f["deck"], [2]), "history": [2], "box": [2]})
+
+
+# ---- the invariants at scale: C++ checks every state, Python the JSON and packed forms ------
+
+def check_batch(n_games, every_config=True):
+    worst = 0
+    for n in (2, 3, 4, 5):
+        configs = [(False, False), (True, False)] + ([(False, True)] if n in (3, 4) else [])
+        for basic, codex in (configs if every_config else configs[:1]):
+            out = game(n, basic=basic, codex=codex).check_games(n_games, seed=n * 10 + basic)
+            assert out["error"] == "", (n, basic, codex, out["error"])
+            assert out["games"] == n_games and out["determinized"] > 0 and out["over_capacity"] == 0
+            worst = max(worst, out["max_hypotheses"])
+    return worst
+
+
+def test_invariants_at_every_state_of_random_games():
+    check_batch(100)
+
+
+@pytest.mark.slow
+def test_invariants_at_every_state_of_10000_games_per_player_count():
+    worst = check_batch(10_000)
+    print(f"largest number of deck hypotheses seen: {worst}")
+
+
+def json_round_trips(n, games, seed):
+    """At one random state per game: the full position and every viewpoint through JSON, and
+    the packed bytes, give back the state (a viewpoint: the seat's information set)."""
+    import atelier
+    from atelier._core import leonardo as L
+
+    rng = random.Random(seed)
+    g = atelier.open("leonardo", players=n, seed=seed)
+    for k in range(games):
+        s = g.start(seed * 100_000 + k)
+        stop = rng.randrange(400)
+        for _ in range(stop):
+            if s.is_terminal():
+                break
+            if s.is_chance():
+                s.sample_chance(rng.randrange(1 << 30))
+            else:
+                s.apply(s.greedy_move(rng.randrange(1 << 30)) if rng.random() < 0.7 else rng.choice(s.legal_moves()))
+        assert atelier.load_position(atelier.dump_position(s)) == s
+        assert L.State.from_bytes(s.game, s.to_bytes()) == s
+        vp = rng.randrange(n)
+        v = atelier.load_position(atelier.dump_position(s, viewpoint=vp), seed=k)
+        assert v.infoset_key(vp) == s.infoset_key(vp)
+        if not (s.is_terminal() or s.is_chance()) and s.current_player == vp:
+            assert v.legal_moves() == s.legal_moves()
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_json_and_packed_round_trips(n):
+    json_round_trips(n, 20, seed=n)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_json_and_packed_round_trips_slow(n):
+    json_round_trips(n, 2000, seed=100 + n)

@@ -125,6 +125,8 @@ void bind_leonardo(py::module_& m) {
       }, py::arg("seed") = py::none(), "Setup (§2) with the deck built from `seed`: the first decision.")
       .def("random_games", &random_games, py::arg("n"), py::arg("seed") = 0)
       .def("bench_core", &bench_core, py::arg("n_games"), py::arg("seed") = 0)
+      .def("check_games", &check_games, py::arg("n"), py::arg("seed") = 0, py::arg("determinize_every") = 20,
+           "Random games with the invariants checked at every state (tests): counts and the first error.")
       .def("__repr__", [](const Game& g) {
         return "<leonardo Game players=" + std::to_string(g.num_players()) + (g.options().basic ? " basic" : " expert") +
                (g.options().codex ? " codex" : "") + ">";

@@ -50,5 +50,6 @@ State state_with_fields(const Game& g, const State& base, const py::dict& d);
 
 py::dict random_games(const std::shared_ptr<Game>& g, long n_games, uint64_t seed);
 py::dict bench_core(const std::shared_ptr<Game>& g, long n_games, uint64_t seed);
+py::dict check_games(const std::shared_ptr<Game>& g, long n_games, uint64_t seed, int determinize_every);
 
 }  // namespace atelier::leonardo::bind
