@@ -8,6 +8,13 @@ import platform
 from .games import ruleset
 
 
+def _load():
+    try:
+        return round(os.getloadavg()[0], 2)
+    except (AttributeError, OSError):
+        return None
+
+
 def bench(game: str = "inventors", players: int = 4, games: int = 2000, seed: int = 0,
           search: bool = True) -> dict:
     """Random playouts and State copies timed inside C++ (no Python in the loop); with `search`,
@@ -20,6 +27,9 @@ def bench(game: str = "inventors", players: int = 4, games: int = 2000, seed: in
         "cpu_count": os.cpu_count(),
         "machine": platform.machine(),
         "python": platform.python_version(),
+        # Shared machines are noisy: the 1-minute load when the figures were taken says how
+        # much of the machine they had (None where the OS does not tell).
+        "load_average": _load(),
         "rows": [
             {"what": "core random playouts", "decisions_per_s": core["decisions_per_s"],
              "games_per_s": core["games_per_s"], "games": core["games"],

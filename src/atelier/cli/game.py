@@ -207,8 +207,9 @@ def bench(game, players, n_games, seed, core_only, as_json):
     if as_json:
         click.echo(strict_dumps({"format": "atelier.bench/1", **result}, indent=2))
         return
+    load = "" if result["load_average"] is None else f", load average {result['load_average']}"
     click.echo(f"{result['game']}, {players} players, {result['cpu_count']} CPUs ({result['machine']},"
-               f" Python {result['python']})")
+               f" Python {result['python']}{load})")
     for row in result["rows"]:
         figures = ", ".join(f"{k} {_fmt(v)}" for k, v in row.items() if k != "what")
         click.echo(f"  {row['what']}: {figures}")

@@ -48,7 +48,7 @@ def suggest_json(r) -> dict:
 def endgame_json(x) -> dict:
     return {"format": "atelier.endgame/1", "too_large": False, "player": x.player,
             "objective": x.objective, "paranoid": x.paranoid,
-            "determinizations": x.determinizations, "best": x.best_text,
+            "determinizations": x.determinizations, "viewpoint": x.viewpoint, "best": x.best_text,
             "best_move_id": x.best_move, "best_index": x.best_index,
             "moves": [{"move": m.text, "move_id": m.move, "value": m.value, "win": m.win,
                        "score": m.score} for m in x.moves],
