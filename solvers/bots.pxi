@@ -42,15 +42,16 @@ def greedy_move(state, uint64_t seed=0):
 
 
 cdef void _playout(AnyPos* s, Rng* rng, int policy) noexcept nogil:
+    # playout_*: the state is thrown away at the end, so a ruleset may skip its keys (concept.md).
     cdef MoveList ml
     while not s.is_terminal():
         if s.is_chance():
-            s.sample_chance(rng[0])
+            s.playout_chance(rng[0])
         elif policy == 1:
-            s.apply(s.greedy_move(rng[0]))
+            s.playout_apply(s.greedy_move(rng[0]))
         else:
             s.legal_moves(ml)
-            s.apply(ml.moves[rng.below(<uint32_t>ml.size)])
+            s.playout_apply(ml.moves[rng.below(<uint32_t>ml.size)])
 
 
 def random_playouts(state, int64_t n, uint64_t seed=0):

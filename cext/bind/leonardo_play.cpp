@@ -11,7 +11,25 @@ namespace {
 
 constexpr int kMaxDecisions = 20000;  // a playout longer than this is a rules bug
 
+// A random game as the search's playouts run it (Position::playout_apply: keys not kept).
 int random_playout(const Game& g, Rng& rng, Position& p, MoveList& ml) {
+  g.initial_state(p.st, rng);
+  int decisions = 0;
+  while (!p.is_terminal()) {
+    if (p.is_chance()) {
+      p.playout_chance(rng);
+      continue;
+    }
+    p.legal_moves(ml);
+    if (ml.size == 0) throw std::runtime_error("rules core: no legal move at a decision point");
+    p.playout_apply(ml[(int)rng.below((uint32_t)ml.size)]);
+    if (++decisions > kMaxDecisions) throw std::runtime_error("rules core: playout too long");
+  }
+  return decisions;
+}
+
+// The same game with both keys recomputed after every transition (Position::apply).
+int keyed_playout(const Game& g, Rng& rng, Position& p, MoveList& ml) {
   g.initial_state(p.st, rng);
   int decisions = 0;
   while (!p.is_terminal()) {
@@ -61,8 +79,8 @@ py::dict random_games(const std::shared_ptr<Game>& g, long n_games, uint64_t see
 py::dict bench_core(const std::shared_ptr<Game>& g, long n_games, uint64_t seed) {
   if (n_games < 1) fail("n_games: must be >= 1");
   using clock = std::chrono::steady_clock;
-  double play_s, clone_s;
-  long long decisions = 0;
+  double play_s, clone_s, keyed_s;
+  long long decisions = 0, keyed_decisions = 0;
   const long kClones = 2000000;
   {
     py::gil_scoped_release nogil;
@@ -72,6 +90,10 @@ py::dict bench_core(const std::shared_ptr<Game>& g, long n_games, uint64_t seed)
     auto t0 = clock::now();
     for (long i = 0; i < n_games; i++) decisions += random_playout(*g, rng, p, ml);
     play_s = std::chrono::duration<double>(clock::now() - t0).count();
+    Rng rng2(seed);
+    auto tk = clock::now();
+    for (long i = 0; i < n_games; i++) keyed_decisions += keyed_playout(*g, rng2, p, ml);
+    keyed_s = std::chrono::duration<double>(clock::now() - tk).count();
     State src = p.st;
     volatile uint64_t sink = 0;
     auto t1 = clock::now();
@@ -89,6 +111,7 @@ py::dict bench_core(const std::shared_ptr<Game>& g, long n_games, uint64_t seed)
   out["seconds"] = play_s;
   out["decisions_per_s"] = play_s > 0 ? decisions / play_s : 0.0;
   out["games_per_s"] = play_s > 0 ? n_games / play_s : 0.0;
+  out["keyed_decisions_per_s"] = keyed_s > 0 ? keyed_decisions / keyed_s : 0.0;
   out["clone_ns"] = clone_s * 1e9 / kClones;
   out["state_bytes"] = (int)sizeof(State);
   return out;

@@ -92,6 +92,9 @@ struct Position {
   void legal_moves(MoveList& out) const { game->legal_moves(st, out); }
   void apply(Move m) { game->apply(st, m); }
   void sample_chance(Rng& rng) { game->sample_reveal(st, rng); }
+  // Playouts throw their states away: this ruleset keeps its keys incrementally anyway.
+  void playout_apply(Move m) { apply(m); }
+  void playout_chance(Rng& rng) { sample_chance(rng); }
   // Reveals are far too many to enumerate (spec 6.1.5): always -1, "sample instead".
   int chance_outcomes(Move*, double*, int) const { return -1; }
   void apply_chance(Move) {}

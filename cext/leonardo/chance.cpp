@@ -41,14 +41,24 @@ int Game::chance_outcomes(const State& s, Move* m, double* p, int cap) const {
 }
 
 void Game::sample_chance(State& s, Rng& rng) const {
+  sample_chance_unkeyed(s, rng);
+  rekey(s);
+}
+
+void Game::sample_chance_unkeyed(State& s, Rng& rng) const {
   Move m[kCards];
   double p[kCards];
   const int n = chance_outcomes(s, m, p, kCards);
   if (n <= 0) return;
-  apply_chance(s, m[n == 1 ? 0 : (int)rng.below((uint32_t)n)]);
+  draw(s, m[n == 1 ? 0 : (int)rng.below((uint32_t)n)]);
 }
 
 void Game::apply_chance(State& s, Move mv) const {
+  draw(s, mv);
+  rekey(s);
+}
+
+void Game::draw(State& s, Move mv) const {
   const int c = (int)marg(mv);
   int j = 0;
   while (j < s.deck_len && s.deck[j] != c) ++j;
@@ -64,7 +74,6 @@ void Game::apply_chance(State& s, Move mv) const {
     begin_turn(s);
     settle(s);
   }
-  rekey(s);
 }
 
 }  // namespace atelier::leonardo

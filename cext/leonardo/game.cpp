@@ -246,9 +246,13 @@ void Game::legal_moves(const State& s, MoveList& out) const {
 }
 
 void Game::apply(State& s, Move m) const {
+  apply_unkeyed(s, m);
+  rekey(s);
+}
+
+void Game::apply_unkeyed(State& s, Move m) const {
   play(s, m);
   settle(s);
-  rekey(s);
 }
 
 // ---- Automatic flow ----------------------------------------------------------------------

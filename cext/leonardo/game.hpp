@@ -40,6 +40,10 @@ class Game {
   void legal_moves(const State& s, MoveList& out) const;  // canonical order (docs/notation.md)
   bool is_legal(const State& s, Move m) const;
   void apply(State& s, Move m) const;         // precondition: is_legal(s, m)
+  // apply / sample_chance without recomputing hash and pub (keys.cpp): for playouts and
+  // look-ahead copies, whose keys nobody reads. A state left so fails validate().
+  void apply_unkeyed(State& s, Move m) const;
+  void sample_chance_unkeyed(State& s, Rng& rng) const;
 
   // Chance (§5.6 refill draw, §6): outcomes are M_DRAW moves with exact probabilities.
   int chance_outcomes(const State& s, Move* m, double* p, int cap) const;
@@ -97,6 +101,7 @@ class Game {
   void play(State& s, Move m) const;   // one transition, no settling
   bool auto_step(State& s) const;      // one automatic step; false at a decision/chance/end
   void begin_turn(State& s) const;
+  void draw(State& s, Move m) const;   // the refill draw of an outcome, keys not updated
   void begin_phase_c(State& s) const;
   void council_next(State& s) const;
   void council_exec(State& s) const;
@@ -126,6 +131,9 @@ struct Position {
   void legal_moves(MoveList& out) const { game->legal_moves(st, out); }
   void apply(Move m) { game->apply(st, m); }
   void sample_chance(Rng& rng) { game->sample_chance(st, rng); }
+  // Playouts (concept.md): the keys go stale, which a state thrown away never needs.
+  void playout_apply(Move m) { game->apply_unkeyed(st, m); }
+  void playout_chance(Rng& rng) { game->sample_chance_unkeyed(st, rng); }
   int chance_outcomes(Move* m, double* p, int cap) const { return game->chance_outcomes(st, m, p, cap); }
   void apply_chance(Move m) { game->apply_chance(st, m); }
   void returns(double* out) const { game->returns(st, out); }

@@ -45,7 +45,7 @@ Move Game::greedy_move(const State& s, Rng& rng) const {
       v = -(double)marg(ml[i]) * 0.5 + (marg(ml[i]) > 0 ? 4.0 : 0.0) - 0.2 * (marg(ml[i]) > 8 ? marg(ml[i]) - 8 : 0);
     } else {
       State c = s;
-      apply(c, ml[i]);
+      apply_unkeyed(c, ml[i]);   // a look-ahead copy: its keys are never read
       v = evaluate(*this, c, p);
     }
     if (v > best + 1e-9) {

@@ -78,6 +78,9 @@ struct Position {
   void legal_moves(MoveList& out) const { game->legal_moves(st, out); }
   void apply(Move m) { game->apply(st, m); }
   void sample_chance(Rng& rng) { game->sample_chance(st, rng); }
+  // Playouts throw their states away: this ruleset keeps its keys incrementally anyway.
+  void playout_apply(Move m) { apply(m); }
+  void playout_chance(Rng& rng) { sample_chance(rng); }
   int chance_outcomes(Move* m, double* p, int cap) const { return game->chance_outcomes(st, m, p, cap); }
   void apply_chance(Move m) { game->apply_chance(st, m); }
   void returns(double* out) const { game->returns(st, out); }

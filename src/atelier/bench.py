@@ -33,7 +33,10 @@ def bench(game: str = "inventors", players: int = 4, games: int = 2000, seed: in
         "rows": [
             {"what": "core random playouts", "decisions_per_s": core["decisions_per_s"],
              "games_per_s": core["games_per_s"], "games": core["games"],
-             "decisions": core["decisions"], "seconds": core["seconds"]},
+             "decisions": core["decisions"], "seconds": core["seconds"],
+             # as playouts run (keys not kept); with every state keyed when the core says
+             **({"keyed_decisions_per_s": core["keyed_decisions_per_s"]}
+                if "keyed_decisions_per_s" in core else {})},
             {"what": "state copy", "clone_ns": core["clone_ns"], "state_bytes": core["state_bytes"]},
         ],
     }
