@@ -276,6 +276,11 @@ void Game::settle(State& s) const {
   for (;;) {
     if (auto_step(s)) continue;
     if (!may_be_forced(s)) return;
+    if (s.phase == PLACE) {   // the common case, answered without generating the moves
+      if (!place_only_pass(s)) return;
+      play(s, mk(M_PASS));
+      continue;
+    }
     gen(s, ml);
     if (ml.size == 1 && forced_kind(ml[0])) {
       play(s, ml[0]);

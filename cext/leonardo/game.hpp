@@ -98,6 +98,7 @@ class Game {
   uint32_t tier_mask_[kTiers];
 
   void gen(const State& s, MoveList& out) const;
+  bool place_only_pass(const State& s) const;  // Phase B with PASS the only option (no gen)
   void play(State& s, Move m) const;   // one transition, no settling
   bool auto_step(State& s) const;      // one automatic step; false at a decision/chance/end
   void begin_turn(State& s) const;

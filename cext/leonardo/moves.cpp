@@ -41,6 +41,27 @@ void Game::gen_codex(const State& s, int owner, MoveList& out) const {
     }
 }
 
+// The PLACE case of gen below, asking only whether anything but PASS would be listed: settle
+// asks this after every Phase B move, and generating the whole list there cost as much as the
+// caller's own legal_moves.
+bool Game::place_only_pass(const State& s) const {
+  const Player& P = s.pl[s.actor];
+  const bool master = P.pflags & PF_MASTER;
+  if (!P.app_supply && !master) return true;
+  const bool city = s.turn <= ed_.normal_turns;
+  for (int q = 0; q < kAreas + kLabs; ++q) {
+    int cap;
+    if (q < kAreas) cap = city ? 99 : 0;
+    else {
+      const Lab& L = P.lab[q - kAreas];
+      cap = L.working() ? lab_free(L) : 0;
+    }
+    if (cap < 1) continue;
+    if (master || (P.app_supply && !((P.placed >> q) & 1))) return false;
+  }
+  return true;
+}
+
 void Game::gen(const State& s, MoveList& out) const {
   out.size = 0;
   const int p = s.actor;
