@@ -43,6 +43,8 @@ Game::Game(const Edition& edition, int n_players, Options options) : ed_(edition
   if (n_ < 2 || n_ > kMaxPlayers) throw std::invalid_argument("players: must be 2..5");
   for (int t = 0; t < kTiers; ++t) tier_mask_[t] = 0;
   for (int c = 0; c < kCards; ++c) tier_mask_[ed_.cards[c].tier] |= 1u << c;
+  static_assert(kKinds == 5, "fits_hand packs five kinds");
+  for (int c = 0; c < kCards; ++c) need_[c] = pack_kinds(ed_.cards[c].mats);
 }
 
 // ---- Small shared helpers -------------------------------------------------------------
@@ -276,9 +278,14 @@ void Game::settle(State& s) const {
   for (;;) {
     if (auto_step(s)) continue;
     if (!may_be_forced(s)) return;
-    if (s.phase == PLACE) {   // the common case, answered without generating the moves
+    if (s.phase == PLACE) {   // the common cases, answered without generating the moves
       if (!place_only_pass(s)) return;
       play(s, mk(M_PASS));
+      continue;
+    }
+    if (s.phase == LAB) {
+      if (!start_only_none(s)) return;
+      play(s, mk(M_START, (unsigned)((s.step - 2) * 32 + kStartNone)));
       continue;
     }
     gen(s, ml);

@@ -2,6 +2,7 @@
 // implements the common Game concept (cext/common/concept.md) for the search.
 #pragma once
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "../common/movelist.hpp"
@@ -96,6 +97,20 @@ class Game {
   int n_;
   Options opt_;
   uint32_t tier_mask_[kTiers];
+  uint64_t need_[kCards];   // each card's materials, one byte per kind (fits_hand)
+
+  // Does card c's materials fit in the hand packed by pack_kinds? Bytewise have >= need at once:
+  // (have | 0x80) - need keeps each byte's top bit iff have >= need (all counts are < 128).
+  static uint64_t pack_kinds(const uint8_t* have) {
+    uint64_t v = 0;
+    std::memcpy(&v, have, kKinds);
+    return v;
+  }
+  bool fits_hand(int c, uint64_t have) const {
+    constexpr uint64_t kTop = 0x8080808080ULL;   // kKinds == 5 bytes
+    return (((have | kTop) - need_[c]) & kTop) == kTop;
+  }
+  bool start_only_none(const State& s) const;  // Phase A START with NONE the only option
 
   void gen(const State& s, MoveList& out) const;
   bool place_only_pass(const State& s) const;  // Phase B with PASS the only option (no gen)

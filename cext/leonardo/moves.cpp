@@ -62,6 +62,18 @@ bool Game::place_only_pass(const State& s) const {
   return true;
 }
 
+// The START case of gen below (s.step >= 2), asking only whether NONE is all it would list.
+bool Game::start_only_none(const State& s) const {
+  const Player& P = s.pl[s.actor];
+  const uint8_t other = P.lab[1 - (s.step - 2)].card;
+  const uint64_t have = pack_kinds(P.hand);
+  for (uint32_t w = startable(s); w; w &= w - 1) {
+    const int c = lsb64(w);
+    if (c != other && fits_hand(c, have)) return false;
+  }
+  return true;
+}
+
 void Game::gen(const State& s, MoveList& out) const {
   out.size = 0;
   const int p = s.actor;
@@ -112,9 +124,10 @@ void Game::gen(const State& s, MoveList& out) const {
       const int l = s.step - 2;
       out.push(mk(M_START, (unsigned)(l * 32 + kStartNone)));
       const uint8_t other = P.lab[1 - l].card;
+      const uint64_t have = pack_kinds(P.hand);
       for (uint32_t w = startable(s); w; w &= w - 1) {
         const int c = lsb64(w);
-        if (c != other && ed_.fits(c, P.hand)) out.push(mk(M_START, (unsigned)(l * 32 + c)));
+        if (c != other && fits_hand(c, have)) out.push(mk(M_START, (unsigned)(l * 32 + c)));
       }
       return;
     }
