@@ -203,3 +203,24 @@ def test_cli_apply_draw_on_a_viewpoint(tmp_path):
     assert json.loads(r.stdout)["viewpoint"] == 2
     gone = next(c for c in json.loads(r.stdout)["row"])     # a card in the row cannot be drawn
     assert "not a possible outcome" in one_error_line(run("apply", path, f"draw:{gone}"))
+
+
+@pytest.mark.parametrize("name", ["leonardo-start", "leonardo-turn3-place", "leonardo-auction", "leonardo-turn8"])
+def test_every_command_on_every_leonardo_example(name):
+    """No command meets a Leonardo example with anything but an answer or one error line."""
+    pos = f"example:{name}"
+    s = atelier.load_position(pos)
+    runs = [("show",), ("show", "--json"), ("moves",), ("moves", "--json"), ("view", "--seat", "1"),
+            ("view", "--seat", "1", "--board"),
+            ("suggest", "--iterations", "200", "--json"), ("endgame", "--max-nodes", "20000", "--json")]
+    for args in runs:
+        r = run(args[0], pos, *args[1:])
+        assert "Traceback" not in r.stdout + r.stderr, (args, r.stderr)
+        if r.exit_code == 2:
+            one_error_line(r)
+        else:
+            assert r.exit_code in (0, 3), (args, r.exit_code, r.stderr)
+    r = run("show", pos, "--json")
+    detail = json.loads(r.stdout)["score_detail"]
+    assert [d["total"] for d in detail] == list(s.scores())
+    assert all(d["total"] == d["money"] + d["type_bonus"] for d in detail)

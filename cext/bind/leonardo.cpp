@@ -201,6 +201,18 @@ void bind_leonardo(py::module_& m) {
         s.pos.scores(buf);
         return std::vector<int>(buf, buf + s.game->num_players());
       })
+      .def("score_detail", [](const PyState& s, int seat) {
+        if (seat < 0 || seat >= s.game->num_players()) fail("seat: out of range");
+        const ScoreDetail d = s.game->score(s.pos.st, seat);   // §7
+        py::dict o;
+        o["money"] = d.money;
+        o["types"] = d.types;
+        o["type_bonus"] = d.bonus;
+        o["total"] = d.total;
+        o["n_cards"] = d.n_cards;
+        o["by_tier"] = std::vector<int>(d.by_tier, d.by_tier + kTiers);   // tie-break order of §7
+        return o;
+      }, py::arg("seat"))
       .def("returns", [](const PyState& s) {
         double buf[atelier::kMaxPlayers];
         s.pos.returns(buf);
