@@ -224,3 +224,9 @@ def test_every_command_on_every_leonardo_example(name):
     detail = json.loads(r.stdout)["score_detail"]
     assert [d["total"] for d in detail] == list(s.scores())
     assert all(d["total"] == d["money"] + d["type_bonus"] for d in detail)
+
+
+def test_play_refuses_mcts_on_a_game_with_hidden_information():
+    assert "ismcts" in one_error_line(run("play", "--game", "leonardo", "--bots", "mcts:50,random"))
+    r = run("play", "--game", "leonardo", "--bots", "ismcts:30,random", "--games", "2")
+    assert r.exit_code == 0, r.stderr

@@ -17,6 +17,7 @@ import math
 from dataclasses import asdict, dataclass, field
 
 from .errors import InputError
+from .games import GAMES, ruleset
 from .limits import check_seed
 from .solvers import make_bot
 
@@ -159,6 +160,12 @@ def play(game: str, bots: list[str], games: int = 100, seed: int = 0, threads: i
     check_seed(seed)
     players = len(bots)
     made = [make_bot(b, threads=threads) for b in bots]
+    rs = ruleset(game) if isinstance(game, str) and game.lower() in GAMES else None
+    for bot in made:
+        if bot.kind == "mcts" and rs is not None and rs.HIDDEN_INFORMATION:
+            # MCTS searches the full state it is given: it would play knowing every hand.
+            raise InputError(f"bot '{bot.spec}': mcts would search the hidden parts of {rs.TITLE} "
+                             f"(opponents' hands, the deck order); use ismcts, which sees only its seat's view")
     start = new_state_factory(game, players, edition)
     text_of = _chance_text(game)
     t0 = time.perf_counter()
