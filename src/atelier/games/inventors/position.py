@@ -11,45 +11,13 @@ import json
 
 from ..._core import inventors as core
 from ...errors import InputError
+from ...fieldcheck import fail as _fail, is_int as _is_int, whole as _int, obj as _obj, known_keys as _keys
 from .edition import TOKEN_KINDS, edition_data, edition_from_data, load_edition
 from .position_dump import position_dict  # noqa: F401  (re-exported: load and dump in one place)
 
 FORMAT = 1
 DISC = tuple(core.DISCIPLINES)  # "P", "C", "M", "Ma"
 PHASES = ("CHANCE_REVEAL", "MAIN", "REWARD", "TERMINAL")
-
-
-def _fail(field: str, reason: str):
-    raise InputError(f"{field}: {reason}")
-
-
-def _is_int(v) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _int(v, field: str, lo: int, hi: int) -> int:
-    if not _is_int(v):
-        _fail(field, f"expected an integer, got {json.dumps(v)}")
-    if not lo <= v <= hi:
-        _fail(field, f"{v} is out of range {lo}..{hi}")
-    return v
-
-
-def _obj(v, field: str) -> dict:
-    if not isinstance(v, dict):
-        _fail(field, "expected an object")
-    return v
-
-
-def _keys(obj: dict, allowed: tuple, field: str) -> None:
-    """Reject a misspelt key (a silently ignored "hnad" would load an empty hand). Keys starting
-    with "_" or named "comment" are free for notes."""
-    for key in obj:
-        if key not in allowed and not (isinstance(key, str) and (key.startswith("_") or key == "comment")):
-            where = f"{field}.{key}" if field else str(key)
-            _fail(where, f"unknown field (expected: {', '.join(allowed)})")
-
-
 TOP_KEYS = ("game", "format", "players", "teams", "age", "phase", "active", "statuette", "seats",
             "display", "bag", "reward", "cards", "inventors", "edition")
 

@@ -13,6 +13,7 @@ import json
 
 from ..._core import leonardo as core
 from ...errors import InputError
+from ...fieldcheck import fail as _fail, whole as _int, boolean as _bool, obj as _obj, listed as _list, known_keys as _keys
 from .edition import edition_from_data, load_edition
 from .position_dump import (AREAS, COLOURS, FAVOURS, FORMAT, LABS, PLACES, entered_bidders,
                             position_dict)  # noqa: F401  (re-exported: load and dump in one place)
@@ -29,43 +30,6 @@ LAB_KEYS = ("side", "mechanical_men", "apprentices", "master", "card", "material
             "start_turn", "continuing", "revealed", "cand")
 PROGRESS_KEYS = ("step", "index", "area", "price", "area_passed", "council_order", "claimed",
                  "gift_done", "pending", "pending_index", "bids")
-
-
-def _fail(field: str, reason: str):
-    raise InputError(f"{field}: {reason}")
-
-
-def _int(v, field: str, lo: int, hi: int) -> int:
-    if not isinstance(v, int) or isinstance(v, bool):
-        _fail(field, f"expected an integer, got {json.dumps(v)}")
-    if not lo <= v <= hi:
-        _fail(field, f"{v} is out of range {lo}..{hi}")
-    return v
-
-
-def _bool(v, field: str) -> bool:
-    if not isinstance(v, bool):
-        _fail(field, f"expected true or false, got {json.dumps(v)}")
-    return v
-
-
-def _obj(v, field: str) -> dict:
-    if not isinstance(v, dict):
-        _fail(field, "expected an object")
-    return v
-
-
-def _list(v, field: str) -> list:
-    if not isinstance(v, list):
-        _fail(field, "expected a list")
-    return v
-
-
-def _keys(obj: dict, allowed: tuple, field: str) -> None:
-    """Reject a misspelt key; keys starting with "_" or named "comment" are free for notes."""
-    for key in obj:
-        if key not in allowed and not (isinstance(key, str) and (key.startswith("_") or key == "comment")):
-            _fail(f"{field}.{key}" if field else str(key), f"unknown field (expected: {', '.join(allowed)})")
 
 
 def _need(obj: dict, key: str, field: str):
