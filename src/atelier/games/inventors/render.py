@@ -6,6 +6,7 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
+from ...textboard import to_text
 from .edition import TOKEN_KINDS, TYPE_NAMES
 
 DISC = ("P", "C", "M", "Ma")
@@ -124,13 +125,7 @@ def render(state, width: int = 110) -> Group:
 
 def show(state, width: int = 110, color: bool = False) -> str:
     """The board as text."""
-    console = Console(width=width, record=True, force_terminal=color, color_system="auto" if color else None,
-                      no_color=not color)
-    if color and console.color_system is None:   # asked for colour where none is detected (TERM=dumb)
-        console = Console(width=width, record=True, force_terminal=True, color_system="standard")
-    with console.capture() as cap:
-        console.print(render(state, width))
-    return cap.get()
+    return to_text(render(state, width), width, color)
 
 
 def chance_text(before, after) -> str:

@@ -4,10 +4,11 @@ then one panel per seat (money, materials, labs with their workers, mechanical m
 A viewpoint's opponents show what that seat sees: material totals and hidden labs as hidden."""
 from __future__ import annotations
 
-from rich.console import Console, Group
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from ...textboard import to_text
 from .position_dump import AREAS, BASIC_NOTE, COLOURS, LABS, position_dict
 
 AREA_NAMES = ("Council", "Workshop", "Academy", "Blacksmith", "Glass maker", "Joiner", "Kiln", "Rope maker")
@@ -143,13 +144,7 @@ def render(state, width: int = 110) -> Group:
 
 def show(state, width: int = 110, color: bool = False) -> str:
     """The board as text (what `viewpoint` knows, for a viewpoint state)."""
-    console = Console(width=width, record=True, force_terminal=color, color_system="auto" if color else None,
-                      no_color=not color)
-    if color and console.color_system is None:
-        console = Console(width=width, record=True, force_terminal=True, color_system="standard")
-    with console.capture() as cap:
-        console.print(render(state, width))
-    return cap.get()
+    return to_text(render(state, width), width, color)
 
 
 def chance_text(before, after) -> str:
