@@ -58,9 +58,10 @@ def late(state) -> bool:
             and empty_spaces(state) <= 8 and sum(map(sum, f["hand"])) <= 2)
 
 
-def first(players: int, done, seeds=range(1, 200)):
+def first(players: int, done, until=None, seeds=range(1, 200)):
+    """The first seeded game that `until` (default: the Inventors policy) plays to done(state)."""
     for seed in seeds:
-        state = play_until(players, seed, done)
+        state = (until or play_until)(players, seed, done)
         if state is not None:
             return state
     raise SystemExit(f"no seed reached the wanted position for {players} players")
@@ -82,14 +83,6 @@ def leonardo_until(players: int, seed: int, done):
         else:
             state.apply(rng.choice(state.legal_moves()))
     return None
-
-
-def leonardo_first(players: int, done, seeds=range(1, 500)):
-    for seed in seeds:
-        state = leonardo_until(players, seed, done)
-        if state is not None:
-            return state
-    raise SystemExit(f"no Leonardo seed reached the wanted position for {players} players")
 
 
 def turn3_place(state) -> bool:
@@ -128,9 +121,9 @@ def main() -> None:
               f" {empty_spaces(state)} empty spaces")
     leonardo = {
         "leonardo-start": atelier.open("leonardo", players=4, seed=1).start(),
-        "leonardo-turn3-place": leonardo_first(4, turn3_place),
-        "leonardo-auction": view(leonardo_first(4, auction)),
-        "leonardo-turn8": view(leonardo_first(3, turn8)),
+        "leonardo-turn3-place": first(4, turn3_place, leonardo_until, range(1, 500)),
+        "leonardo-auction": view(first(4, auction, leonardo_until, range(1, 500))),
+        "leonardo-turn8": view(first(3, turn8, leonardo_until, range(1, 500))),
     }
     for name, state in leonardo.items():
         (OUT / f"{name}.json").write_text(atelier.dump_position(state), encoding="utf-8")
