@@ -83,4 +83,6 @@ cdef int64_t _dispatch(void* p, int kind, Call* a) noexcept nogil:
         return _op(<TestPosition*>p, a)
     if kind == POS_LEONARDO:
         return _op(<LeoPosition*>p, a)
+    if kind == POS_CRAFTSMEN:
+        return _op(<CraftPosition*>p, a)
     return -1

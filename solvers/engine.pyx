@@ -16,8 +16,8 @@ from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy, memset
 from libc.math cimport sqrt, log, pow, ceil
 
-from positions cimport (AnyPos, InvPosition, TestPosition, LeoPosition, Move, MoveList, Rng,
-                        PosKind, POS_INVENTORS, POS_TESTGAME, POS_LEONARDO)
+from positions cimport (AnyPos, InvPosition, TestPosition, LeoPosition, CraftPosition, Move, MoveList,
+                        Rng, PosKind, POS_INVENTORS, POS_TESTGAME, POS_LEONARDO, POS_CRAFTSMEN)
 
 cdef extern from "util.hpp" namespace "atelier::search" nogil:
     double now_seconds()
@@ -37,6 +37,7 @@ cdef dict _KINDS = {
     b"atelier.inventors.Position": (POS_INVENTORS, sizeof(InvPosition)),
     b"atelier.testgame.Position": (POS_TESTGAME, sizeof(TestPosition)),
     b"atelier.leonardo.Position": (POS_LEONARDO, sizeof(LeoPosition)),
+    b"atelier.craftsmen.Position": (POS_CRAFTSMEN, sizeof(CraftPosition)),
 }
 
 

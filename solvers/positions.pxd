@@ -82,13 +82,35 @@ cdef extern from "leonardo/game.hpp" nogil:
         void determinize(int, Rng&)
         Move greedy_move(Rng&)
 
+cdef extern from "craftsmen/game.hpp" nogil:
+    cdef cppclass CraftPosition "atelier::craftsmen::Position":
+        int num_players()
+        int current_player()
+        bint is_terminal()
+        bint is_chance()
+        void legal_moves(MoveList&)
+        void apply(Move)
+        void sample_chance(Rng&)
+        void playout_apply(Move)
+        void playout_chance(Rng&)
+        int chance_outcomes(Move*, double*, int)
+        void apply_chance(Move)
+        void returns(double*)
+        void scores(int*)
+        uint64_t hash()
+        uint64_t infoset_key(int)
+        void determinize(int, Rng&)
+        Move greedy_move(Rng&)
+
 ctypedef fused AnyPos:
     InvPosition
     TestPosition
     LeoPosition
+    CraftPosition
 
 # Capsule names: a Python State hands its Position over as PyCapsule(name) -> Position*.
 cdef enum PosKind:
     POS_INVENTORS = 0
     POS_TESTGAME = 1
     POS_LEONARDO = 2
+    POS_CRAFTSMEN = 3

@@ -144,6 +144,10 @@ class Edit:
         self.set("bloc", loc, b)
         self.set("bpos", pos, b)
         self.set("bfill", 0, b)
+        # Who knows the card's place (the core's bknow, spec 6.2): a public place everyone, a
+        # hand its holder, a deck nobody.
+        kind, all_seats = loc & 0xF0, (1 << self.g.players) - 1
+        self.set("bknow", all_seats if kind in (0x00, 0x20, 0x30) else 1 << (loc & 0xF) if kind == 0x10 else 0, b)
         return self
 
     def to_deck(self, card_id):

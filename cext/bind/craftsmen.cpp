@@ -157,6 +157,8 @@ void bind_craftsmen(py::module_& m) {
     layout["lim_seat"] = py::make_tuple((int)offsetof(State, lim_seat), (int)sizeof(State::lim_seat));
     layout["lim_saved"] = py::make_tuple((int)offsetof(State, lim_saved), (int)sizeof(State::lim_saved));
     layout["lim_actor"] = py::make_tuple((int)offsetof(State, lim_actor), (int)sizeof(State::lim_actor));
+    layout["mknown"] = py::make_tuple((int)offsetof(State, mknown), (int)sizeof(State::mknown));
+    layout["bknow"] = py::make_tuple((int)offsetof(State, bknow), (int)sizeof(State::bknow));
     seat["ap"] = py::make_tuple((int)offsetof(Seat, ap), (int)sizeof(Seat::ap));
     seat["home"] = py::make_tuple((int)offsetof(Seat, home), (int)sizeof(Seat::home));
     seat["passed"] = py::make_tuple((int)offsetof(Seat, passed), (int)sizeof(Seat::passed));
@@ -268,6 +270,16 @@ void bind_craftsmen(py::module_& m) {
       .def_property_readonly("hash", [](const PyState& s) { return s.pos.hash(); })
       .def("compute_hash", [](const PyState& s) { return s.game->compute_hash(s.pos.st); })
       .def("validate", [](const PyState& s) { return s.game->validate(s.pos.st); })
+      .def("infoset_key", [](const PyState& s, int seat) {
+        if (seat < 0 || seat >= s.game->num_players()) fail("seat: out of range");
+        return s.pos.infoset_key(seat);
+      }, py::arg("seat"), "A key of what `seat` knows (Craftsmen spec 6.2).")
+      .def("determinize", [](PyState& s, int seat, uint64_t seed) {
+        if (seat < 0 || seat >= s.game->num_players()) fail("seat: out of range");
+        Rng rng(seed);
+        if (!s.game->determinize(s.pos.st, seat, rng))
+          fail("determinize: no deal of the unseen money meets the running auction's bids (the view is inconsistent)");
+      }, py::arg("seat"), py::arg("seed"), "Deal what `seat` cannot see (Craftsmen spec 6.2), in place.")
       .def("hand_value", [](const PyState& s, int seat) {
         if (seat < 0 || seat >= s.game->num_players()) fail("seat: out of range");
         return Game::value(s.pos.st.money[M_HAND0 + seat]);

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "game.hpp"
+#include "knowledge.hpp"
 #include "rules.hpp"
 
 namespace atelier::craftsmen {
@@ -145,6 +146,8 @@ void Game::apply(State& s, Move m) const {
       if (type == PAY_CARD) {
         --hand[a];
         ++s.money[M_HAND0 + q][a];
+        know_money_out(s, n_, p, a, q);
+        know_money_in(s, n_, q, a, p);
       } else {
         const int y = R.stack_price(s);
         st.ap = (int16_t)(st.ap - y);
@@ -173,6 +176,7 @@ void Game::apply(State& s, Move m) const {
       } else if (type == TAKE_FACEUP) {
         --s.money[M_DISPLAY][a];
         ++hand[a];
+        know_money_in(s, n_, p, a, kNoGiver);
         ++s.banker_taken;
         if (s.banker_taken >= 2) {
           s.phase = P_RUN;
@@ -193,6 +197,7 @@ void Game::apply(State& s, Move m) const {
     case P_DISCARD:
       --hand[a];
       ++s.money[M_DISCARD][a];
+      know_money_out(s, n_, p, a, kNoGiver);
       if (--s.disc_left == 0) {
         s.phase = P_RUN;
         R.after(s, s.disc_after);
@@ -201,6 +206,7 @@ void Game::apply(State& s, Move m) const {
     case P_LIMIT:
       --hand[a];
       ++s.money[M_DISCARD][a];
+      know_money_out(s, n_, p, a, kNoGiver);
       if (R.hand(s, p) <= ed_.c.hand_limit) {
         s.phase = s.lim_saved;
         s.actor = s.lim_actor;
@@ -238,6 +244,7 @@ void Game::apply(State& s, Move m) const {
       for (int k = 0; k < kMoneyTypes; ++k) {
         h[k] = (uint8_t)(h[k] - pay.c[k]);
         s.money[M_DISCARD][k] = (uint8_t)(s.money[M_DISCARD][k] + pay.c[k]);
+        for (int i = 0; i < pay.c[k]; ++i) know_money_out(s, n_, s.pay_seat, k, kNoGiver);
       }
       s.phase = P_RUN;
       R.after(s, s.pay_after);
@@ -309,6 +316,7 @@ void Game::apply(State& s, Move m) const {
       const int i = a & 7, j = a >> 3;
       s.bloc[pool[i]] = B_FACEUP;
       if (j != 7) s.bloc[pool[j]] = B_FACEUP;
+      know_look_returns(s, n_, p);
       s.returns_left = (uint8_t)(c - (j == 7 ? 1 : 2));
       s.phase = s.returns_left ? P_RETURN : P_RUN;
       if (!s.returns_left) R.after(s, A_NOTARY_DONE);
@@ -340,6 +348,8 @@ void Game::apply(State& s, Move m) const {
       if (type == PAY_CARD) {
         --hand[a];
         ++s.money[q >= 0 ? M_HAND0 + q : M_DISCARD][a];
+        know_money_out(s, n_, p, a, q >= 0 ? q : kNoGiver);
+        if (q >= 0) know_money_in(s, n_, q, a, p);
       } else {
         R.use_privilege(s);
         --st.market;
@@ -476,6 +486,7 @@ void Game::apply(State& s, Move m) const {
       if (type == REWARD) {
         --s.money[M_DISPLAY][a];
         ++hand[a];
+        know_money_in(s, n_, p, a, kNoGiver);
         // Order inside the step (Craftsmen spec 23): reward, 10-card limit, then the refill.
         R.start_draw(s, 0, D_DISPLAY, p, ed_.c.display - R.place_count(s, M_DISPLAY), A_REWARD_DONE);
       } else {
@@ -499,6 +510,7 @@ void Game::apply(State& s, Move m) const {
           const int t = a >> 2;
           --hand[t];
           ++s.money[M_DISCARD][t];
+          know_money_out(s, n_, p, t, kNoGiver);
           ++s.seat[row[0] - 1].supply;
           row[0] = row[1];
           row[1] = (uint8_t)(1 + p);
@@ -516,6 +528,7 @@ void Game::apply(State& s, Move m) const {
           const int v = (a >> (2 * c)) & 3;
           --hand[3 * c + v];
           ++s.money[M_DISCARD][3 * c + v];
+          know_money_out(s, n_, p, 3 * c + v, kNoGiver);
           sum += v + 1;
         }
         st.ap = (int16_t)(st.ap + sum);
@@ -528,6 +541,7 @@ void Game::apply(State& s, Move m) const {
       break;
   }
   R.advance(s);
+  know_buildings(s, n_);
 }
 
 }  // namespace atelier::craftsmen

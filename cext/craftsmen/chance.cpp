@@ -2,6 +2,7 @@
 // with probability count / segment size; known tops and bottoms resolve without a node; an
 // empty money deck reshuffles the discard pile into its single segment (A3).
 #include "game.hpp"
+#include "knowledge.hpp"
 #include "rules.hpp"
 
 namespace atelier::craftsmen {
@@ -126,6 +127,7 @@ void Game::apply_chance(State& s, Move m) const {
   const int x = (int)marg(m);
   R.deliver(s, s.ch_src == 0 ? x : x - 16);
   R.advance(s);
+  know_buildings(s, n_);
 }
 
 }  // namespace atelier::craftsmen

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "knowledge.hpp"
 #include "rules.hpp"
 
 namespace atelier::craftsmen {
@@ -186,6 +187,7 @@ void Game::initial_state(State& s, Rng& rng) const {
   s.phase = P_RUN;
   s.flow = F_MULLIGAN;
   Rules(*this).advance(s);
+  know_buildings(s, n_);
 }
 
 int Game::current_player(const State& s) const {

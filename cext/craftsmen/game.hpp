@@ -46,6 +46,12 @@ class Game {
   void returns(const State& s, double* out) const;  // 1 for the winner at TERMINAL
 
   uint64_t compute_hash(const State& s) const;
+  // Craftsmen §6.2 (determinize.cpp): a key of what `seat` knows, equal for two states exactly
+  // when seat cannot tell them apart; and a deal of what seat cannot see, uniform within the
+  // running auction's commitments. false (s unchanged in its money) when no deal meets them:
+  // the view is inconsistent.
+  uint64_t infoset_key(const State& s, int seat) const;
+  bool determinize(State& s, int seat, Rng& rng) const;
   // "" when every packed field is in bounds. `resumed`: s is a decision or chance node that a
   // 10-card limit discard interrupted (checked as it will be when the discard is over).
   std::string validate(const State& s, bool resumed = false) const;
@@ -94,7 +100,9 @@ struct Position {
   void scores(int* out) const { game->scores(st, out); }
   uint64_t hash() const { return game->compute_hash(st); }
   Move greedy_move(Rng& rng) const { return game->greedy_move(st, rng); }
-  // infoset_key and determinize (Craftsmen spec 6.2) are not written yet: see the hand-over report.
+  uint64_t infoset_key(int seat) const { return game->infoset_key(st, seat); }
+  // A real state always has a deal (itself): on a refusal the state stays as it is.
+  void determinize(int seat, Rng& rng) { game->determinize(st, seat, rng); }
 };
 
 static_assert(std::is_trivially_copyable<Position>::value, "Position must be memcpy-able");

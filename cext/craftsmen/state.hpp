@@ -116,7 +116,16 @@ struct State {
   uint8_t lim_seat, lim_saved;       // the 10-card limit discard (A23) and the phase it interrupted
   uint8_t lim_actor;
   uint8_t pad_[1];
+  // What each seat knows of the cards it cannot see (Craftsmen §6.2; knowledge.cpp).
+  // mknown[pair(o, q)]: 3-bit counts per money type, 12 in 5 bytes: the cards of q's hand that o
+  // has seen go in (a Banker's face-up take, a reward, a card o handed to q, A25).
+  uint8_t mknown[kMaxPlayers * (kMaxPlayers - 1)][5];
+  // bknow[b]: bits 0-4 the seats that know where building b is (everyone for a public place);
+  // kKnowGroup: b went back under a Notary look (A26), its slot is one of the look's returns;
+  // kKnowFaceUp: b was face up when the look took it, so everyone knows it is among the returns.
+  uint8_t bknow[kBuildings];
 };
+constexpr uint8_t kKnowGroup = 0x20, kKnowFaceUp = 0x40;
 
 static_assert(std::is_trivially_copyable<State>::value, "State must be memcpy-able");
 static_assert(sizeof(State) <= 768, "State exceeds its 768-byte budget");

@@ -1,8 +1,10 @@
 // Craftsmen state validation: every packed field in bounds and every conservation law of
 // Craftsmen spec 17.11, so that packed bytes from outside can never make the core index out of range.
+#include <cstring>
 #include <string>
 
 #include "game.hpp"
+#include "knowledge.hpp"
 #include "rules.hpp"
 
 namespace atelier::craftsmen {
@@ -242,6 +244,28 @@ std::string Game::validate(const State& s, bool resumed) const {
       for (int sp = 0; sp < kSpaces; ++sp)
         for (int l = 0; l < 2; ++l) on += s.guild[g][sp][l] != kNoSeat && (s.guild[g][sp][l] & 0x7F) == q;
     CHECK(on == 5, "seat.home: each seat's 5 helpers are at home or on the board");
+  }
+  // Knowledge (knowledge.hpp): only of seats that play, never more than a hand holds.
+  for (int o = 0; o < kMaxPlayers; ++o)
+    for (int q = 0; q < kMaxPlayers; ++q) {
+      if (o == q) continue;
+      for (int t = 0; t < kMoneyTypes; ++t) {
+        const int k = known_money(s, o, q, t);
+        CHECK(o < n && q < n ? k <= s.money[M_HAND0 + q][t] : k == 0, "known.money: more known cards than the hand holds");
+      }
+      uint64_t w = 0;
+      std::memcpy(&w, s.mknown[known_pair(o, q)], 5);
+      CHECK(w >> (3 * kMoneyTypes) == 0, "known.money: unused bits must be zero");
+    }
+  const uint8_t all = (uint8_t)((1u << n) - 1);
+  for (int b = 0; b < kBuildings; ++b) {
+    const uint8_t k = s.bknow[b], kind = s.bloc[b] & 0xF0;
+    CHECK((k & ~(all | kKnowGroup | kKnowFaceUp)) == 0, "known.buildings: a knower that does not play");
+    CHECK(!(k & kKnowFaceUp) || (k & kKnowGroup), "known.buildings: a face-up return outside the returns");
+    if (kind == B_BOX || kind == B_ROW || kind == B_FACEUP) CHECK(k == all, "known.buildings: a public card must be known to all");
+    if (kind == B_HAND) CHECK((k >> (s.bloc[b] & 0xF)) & 1, "known.buildings: a hand card unknown to its holder");
+    if (kind == B_POOL) CHECK(s.h_seat < n && ((k >> s.h_seat) & 1), "known.buildings: a look card unknown to the looker");
+    if (kind == B_SEG) CHECK(!(k & kKnowGroup), "known.buildings: a look return inside a shuffled segment");
   }
   if (s.phase < P_CHANCE) {
     MoveList ml;

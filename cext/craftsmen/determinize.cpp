@@ -1,0 +1,252 @@
+// Information sets (Craftsmen §6.2): infoset_key(seat) hashes what seat knows; determinize(seat)
+// deals what it cannot see, uniformly, within the running auction's commitments, with the
+// bounded constructive deal of Craftsmen §23 when rejection fails. Fixed scratch memory.
+#include <algorithm>
+#include <cstring>
+
+#include "../common/zobrist.hpp"
+#include "game.hpp"
+#include "knowledge.hpp"
+#include "rules.hpp"
+
+namespace atelier::craftsmen {
+
+namespace {
+
+constexpr int kMaxHand = kMoneyCards;  // a fill never needs more places than there are cards
+
+// The pool of an unseen building (§6.2): basic, extended-house/plain, advanced-house/plain.
+int pool_of(const Edition& ed, int b) {
+  const int t = ed.b[b].tier;
+  return t == BASIC ? 0 : 2 * t - 3 + (ed.b[b].house ? 0 : 1);
+}
+
+bool public_place(uint8_t loc) {
+  const uint8_t k = loc & 0xF0;
+  return k == B_BOX || k == B_ROW || k == B_FACEUP;
+}
+
+bool hidden_from(const State& s, int b, int seat) {
+  return !public_place(s.bloc[b]) && !((s.bknow[b] >> seat) & 1);
+}
+
+// Unordered places count by kind; the known sequences by position too.
+uint64_t slot_word(uint8_t loc, uint8_t pos, int what) {
+  const uint8_t k = loc & 0xF0;
+  const int p = k == B_TOP || k == B_BOTTOM ? pos : 0;
+  return ((uint64_t)loc << 16) | ((uint64_t)p << 8) | (uint64_t)what;
+}
+
+template <class T>
+void shuffle(T* a, int n, Rng& rng) {
+  for (int i = n - 1; i > 0; --i) std::swap(a[i], a[rng.below((uint32_t)(i + 1))]);
+}
+
+}  // namespace
+
+uint64_t Game::infoset_key(const State& s, int seat) const {
+  State v = s;
+  uint64_t unseen = 0;  // a sum, so the order of the unseen places does not matter
+  auto add = [&](uint64_t w) { unseen += splitmix64_at(w ^ 0xC3A5C85C97CB3127ULL); };
+  for (int q = 0; q < n_; ++q) {
+    if (q == seat) continue;
+    int hidden = Rules::hand(s, q);
+    for (int t = 0; t < kMoneyTypes; ++t) {
+      const int k = known_money(s, seat, q, t);
+      v.money[M_HAND0 + q][t] = (uint8_t)k;
+      hidden -= k;
+    }
+    add((1ULL << 40) | ((uint64_t)q << 8) | (uint64_t)hidden);
+    // What another seat knows of a third seat's hand is not seat's business (A25).
+    for (int r = 0; r < n_; ++r)
+      if (r != q && r != seat) std::memset(v.mknown[known_pair(q, r)], 0, 5);
+  }
+  add((2ULL << 40) | (uint64_t)Rules::place_count(s, M_DECK));
+  std::memset(v.money[M_DECK], 0, kMoneyTypes);
+  for (int b = kMills; b < kBuildings; ++b) {
+    v.bknow[b] = 0;
+    if (!hidden_from(s, b, seat)) continue;
+    v.bloc[b] = v.bpos[b] = 0;
+    if (s.bknow[b] & kKnowGroup) {
+      add((3ULL << 40) | slot_word(s.bloc[b], s.bpos[b], ed_.b[b].tier));
+      if (s.bknow[b] & kKnowFaceUp)
+        v.bloc[b] = 0xFE;  // known to be among the returns, not where
+      else
+        add((4ULL << 40) | ((uint64_t)ed_.b[b].tier << 8) | (uint64_t)pool_of(ed_, b));
+    } else {
+      add((5ULL << 40) | slot_word(s.bloc[b], s.bpos[b], pool_of(ed_, b)));
+    }
+  }
+  return compute_hash(v) ^ zobrist(/*salt: craftsmen views*/ 4, (uint64_t)seat) ^ unseen;
+}
+
+namespace {
+
+// The best value a hand of `base` plus `extra` cards from `avail` can reach (Craftsmen §23): per
+// colour the k highest available cards are best; a DP over colours combines the counts.
+// Only the colours in `colours` count (a Notary buy pays in the card's colours). Writes the
+// choice into `take` and returns the value, -1 when the places cannot be filled.
+int best_fill(const uint8_t* base, const uint8_t* avail, int extra, unsigned colours, uint8_t* take) {
+  int colour_value[kColours][kMaxHand + 1];
+  for (int c = 0; c < kColours; ++c)
+    for (int k = 0; k <= extra; ++k) {
+      uint8_t h[kMoneyTypes] = {};
+      for (int v = 0; v < kValues; ++v) h[c * kValues + v] = base[c * kValues + v];
+      int left = k;
+      for (int v = kValues - 1; v >= 0 && left; --v) {
+        const int x = std::min<int>(left, avail[c * kValues + v]);
+        h[c * kValues + v] = (uint8_t)(h[c * kValues + v] + x);
+        left -= x;
+      }
+      colour_value[c][k] = left ? -1 : (colours >> c & 1) ? Game::value(h) : 0;
+    }
+  int best[kColours + 1][kMaxHand + 1], pick[kColours][kMaxHand + 1];
+  for (int k = 0; k <= extra; ++k) best[kColours][k] = k == 0 ? 0 : -1;
+  for (int c = kColours - 1; c >= 0; --c)
+    for (int k = 0; k <= extra; ++k) {
+      best[c][k] = -1;
+      for (int j = 0; j <= k; ++j)
+        if (colour_value[c][j] >= 0 && best[c + 1][k - j] >= 0 && colour_value[c][j] + best[c + 1][k - j] > best[c][k])
+          best[c][k] = colour_value[c][j] + best[c + 1][k - j], pick[c][k] = j;
+    }
+  if (best[0][extra] < 0) return -1;
+  std::memset(take, 0, kMoneyTypes);
+  for (int c = 0, k = extra; c < kColours; ++c) {
+    int left = pick[c][k];
+    k -= left;
+    for (int v = kValues - 1; v >= 0 && left; --v) {
+      const int x = std::min<int>(left, avail[c * kValues + v]);
+      take[c * kValues + v] = (uint8_t)x;
+      left -= x;
+    }
+  }
+  return best[0][extra];
+}
+
+}  // namespace
+
+bool Game::determinize(State& s, int seat, Rng& rng) const {
+  // ---- money: the unseen cards into the other hands' unseen places and the deck
+  uint8_t base[kMaxPlayers][kMoneyTypes] = {}, avail[kMoneyTypes] = {};
+  int places[kMaxPlayers] = {}, need[kMaxPlayers] = {};
+  unsigned colours[kMaxPlayers] = {0xF, 0xF, 0xF, 0xF, 0xF};
+  for (int q = 0; q < n_; ++q) {
+    if (q == seat) continue;
+    for (int t = 0; t < kMoneyTypes; ++t) {
+      const int k = std::min<int>(known_money(s, seat, q, t), s.money[M_HAND0 + q][t]);
+      base[q][t] = (uint8_t)k;
+      avail[t] = (uint8_t)(avail[t] + s.money[M_HAND0 + q][t] - k);
+      places[q] += s.money[M_HAND0 + q][t] - k;
+    }
+    // Commitments (§6.2): a bid in the running auction bounds the bidder's hand from below.
+    if (s.auc_card != kNoSeat) need[q] = s.auc_max[q];
+  }
+  // A payment under way (P_PAY, or a limit discard that interrupted it) was promised by a
+  // public choice (a build, a buy, a won auction): the payer's hand can pay it.
+  const bool paying = s.phase == P_PAY || (s.phase == P_LIMIT && s.lim_saved == P_PAY);
+  if (paying && s.pay_seat < n_ && s.pay_seat != seat) {
+    need[s.pay_seat] = std::max<int>(need[s.pay_seat], s.pay_amount);
+    colours[s.pay_seat] = s.pay_colours;
+  }
+  auto meets = [&](int q, const uint8_t* h) {
+    uint8_t c[kMoneyTypes] = {};
+    for (int t = 0; t < kMoneyTypes; ++t)
+      if (colours[q] >> (t / kValues) & 1) c[t] = h[t];
+    return Game::value(c) >= need[q];
+  };
+  for (int t = 0; t < kMoneyTypes; ++t) avail[t] = (uint8_t)(avail[t] + s.money[M_DECK][t]);
+  uint8_t cards[kMoneyCards];
+  int nc = 0;
+  for (int t = 0; t < kMoneyTypes; ++t)
+    for (int i = 0; i < avail[t]; ++i) cards[nc++] = (uint8_t)t;
+  uint8_t hands[kMaxPlayers][kMoneyTypes];
+  bool dealt = false;
+  for (int attempt = 0; attempt < 64 && !dealt; ++attempt) {
+    shuffle(cards, nc, rng);
+    std::memcpy(hands, base, sizeof hands);
+    int next = 0;
+    dealt = true;
+    for (int q = 0; q < n_; ++q) {
+      if (q == seat) continue;
+      for (int i = 0; i < places[q]; ++i) ++hands[q][cards[next++]];
+      dealt &= meets(q, hands[q]);
+    }
+  }
+  if (!dealt) {
+    // Constructive (§23): the constrained hands first, highest claim first, each taking its
+    // value-maximising fill; then every other order of them; the rest uniformly.
+    int order[kMaxPlayers], m = 0;
+    for (int q = 0; q < n_; ++q)
+      if (q != seat && need[q] > 0) order[m++] = q;
+    std::sort(order, order + m, [&](int a, int b) { return need[a] != need[b] ? need[a] > need[b] : a < b; });
+    do {
+      uint8_t left[kMoneyTypes];
+      std::memcpy(left, avail, sizeof left);
+      std::memcpy(hands, base, sizeof hands);
+      bool ok = true;
+      for (int i = 0; i < m && ok; ++i) {
+        const int q = order[i];
+        uint8_t take[kMoneyTypes];
+        ok = best_fill(base[q], left, places[q], colours[q], take) >= need[q];
+        for (int t = 0; ok && t < kMoneyTypes; ++t) hands[q][t] = (uint8_t)(hands[q][t] + take[t]), left[t] = (uint8_t)(left[t] - take[t]);
+      }
+      if (!ok) continue;
+      nc = 0;
+      for (int t = 0; t < kMoneyTypes; ++t)
+        for (int i = 0; i < left[t]; ++i) cards[nc++] = (uint8_t)t;
+      shuffle(cards, nc, rng);
+      int next = 0;
+      for (int q = 0; q < n_; ++q) {
+        if (q == seat || need[q] > 0) continue;
+        for (int i = 0; i < places[q]; ++i) ++hands[q][cards[next++]];
+      }
+      dealt = true;
+      break;
+    } while (std::next_permutation(order, order + m, [&](int a, int b) {
+      return need[a] != need[b] ? need[a] > need[b] : a < b;
+    }) || false);
+    if (!dealt) return false;  // no deal meets the claims: the view is inconsistent
+  }
+  uint8_t deck[kMoneyTypes];
+  std::memcpy(deck, avail, sizeof deck);
+  for (int q = 0; q < n_; ++q) {
+    if (q == seat) continue;
+    for (int t = 0; t < kMoneyTypes; ++t) deck[t] = (uint8_t)(deck[t] - (hands[q][t] - base[q][t]));
+    std::memcpy(s.money[M_HAND0 + q], hands[q], kMoneyTypes);
+    // Other seats' knowledge of a redealt hand keeps only what the new hand holds.
+    for (int o = 0; o < n_; ++o)
+      if (o != q && o != seat)
+        for (int t = 0; t < kMoneyTypes; ++t)
+          if (known_money(s, o, q, t) > hands[q][t]) set_known_money(s, o, q, t, hands[q][t]);
+  }
+  std::memcpy(s.money[M_DECK], deck, kMoneyTypes);
+
+  // ---- buildings: per pool, the unseen cards among their slots; then each tier's returns group
+  struct Slot {
+    uint8_t loc, pos, know;
+  };
+  Slot slots[kBuildings];
+  int ids[kBuildings];
+  for (int pool = 0; pool < 5; ++pool) {
+    int c = 0;
+    for (int b = kFirstBasic; b < kBuildings; ++b)
+      if (hidden_from(s, b, seat) && !(s.bknow[b] & kKnowFaceUp) && pool_of(ed_, b) == pool)
+        ids[c] = b, slots[c++] = {s.bloc[b], s.bpos[b], s.bknow[b]};
+    shuffle(slots, c, rng);
+    for (int i = 0; i < c; ++i) s.bloc[ids[i]] = slots[i].loc, s.bpos[ids[i]] = slots[i].pos, s.bknow[ids[i]] = slots[i].know;
+  }
+  for (int t = BASIC; t <= ADVANCED; ++t) {
+    int c = 0;
+    for (int b = Rules::first(t); b < Rules::last(t); ++b)
+      if (hidden_from(s, b, seat) && (s.bknow[b] & kKnowGroup))
+        ids[c] = b, slots[c++] = {s.bloc[b], s.bpos[b], (uint8_t)(s.bknow[b] & ~kKnowFaceUp)};
+    shuffle(slots, c, rng);
+    for (int i = 0; i < c; ++i) {
+      const uint8_t face_up = s.bknow[ids[i]] & kKnowFaceUp;
+      s.bloc[ids[i]] = slots[i].loc, s.bpos[ids[i]] = slots[i].pos, s.bknow[ids[i]] = slots[i].know | face_up;
+    }
+  }
+  return true;
+}
+
+}  // namespace atelier::craftsmen
