@@ -144,3 +144,20 @@ def test_inconsistent_bytes_are_rejected_by_name():
     e.set_seat(st.current_player, "home", 5)  # a sixth helper
     with pytest.raises(ValueError, match="helpers"):
         e.state()
+
+
+# The C++ batch (cext/bind/craftsmen_check.cpp): validate at every state (conservation of money,
+# buildings, cubes, tokens and helpers; auction claims; knowledge), termination, a strict
+# ranking, and the determinization contract at random states and at every state of an auction.
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_check_games_batch(players):
+    out = game(players).check_games(200, seed=players)
+    assert out["error"] == "" and out["games"] == 200
+    assert out["determinized_in_auctions"] > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_check_games_10000(players):
+    out = game(players).check_games(10_000, seed=100 + players)
+    assert out["error"] == "" and out["games"] == 10_000, out

@@ -208,6 +208,9 @@ void bind_craftsmen(py::module_& m) {
       }, py::arg("seed") = 0, "The position after setup (Craftsmen spec 4.2, sampled from seed): the first mulligan.")
       .def("random_games", &random_games, py::arg("n"), py::arg("seed") = 0)
       .def("bench_core", &bench_core, py::arg("n_games"), py::arg("seed") = 0)
+      .def("check_games", &check_games, py::arg("n"), py::arg("seed") = 0, py::arg("determinize_every") = 20,
+           "Random games with the invariants checked at every state (craftsmen_check.cpp): a dict of counts, "
+           "error '' when all held.")
       .def("__repr__", [](const Game& g) { return "<craftsmen Game players=" + std::to_string(g.num_players()) + ">"; });
 
   py::class_<PyState, std::shared_ptr<PyState>>(m, "State")

@@ -36,5 +36,6 @@ py::dict state_fields(const Game& g, const State& s);
 
 py::dict random_games(const std::shared_ptr<Game>& g, long n_games, uint64_t seed);
 py::dict bench_core(const std::shared_ptr<Game>& g, long n_games, uint64_t seed);
+py::dict check_games(const std::shared_ptr<Game>& g, long n_games, uint64_t seed, int determinize_every);
 
 }  // namespace atelier::craftsmen::bind

@@ -245,6 +245,10 @@ std::string Game::validate(const State& s, bool resumed) const {
         for (int l = 0; l < 2; ++l) on += s.guild[g][sp][l] != kNoSeat && (s.guild[g][sp][l] & 0x7F) == q;
     CHECK(on == 5, "seat.home: each seat's 5 helpers are at home or on the board");
   }
+  // A running auction's bids are claims on the bidders' hands (Craftsmen spec 6.2, 9.4).
+  if (s.auc_card != kNoSeat)
+    for (int q = 0; q < n; ++q)
+      CHECK(s.auc_max[q] <= R.hand_value(s, q), "context.auction: a bid above what the bidder's hand is worth");
   // Knowledge (knowledge.hpp): only of seats that play, never more than a hand holds.
   for (int o = 0; o < kMaxPlayers; ++o)
     for (int q = 0; q < kMaxPlayers; ++q) {
