@@ -18,6 +18,8 @@ constexpr int kMaxDecisions = 40000;
 struct Tally {
   long long decisions = 0, states = 0, determinized = 0, in_auction = 0;
   std::string error;
+  State at{}, before{};  // the state where an invariant broke, and the one before it
+  Move last = 0;
 };
 
 std::string where(long game, int decisions, const std::string& what) {
@@ -38,6 +40,7 @@ bool check_game(const Game& g, Rng& rng, long game, int determinize_every, Tally
   int decisions = 0;
   const int n = g.num_players();
   while (true) {
+    t.at = s;
     std::string v = g.validate(s);
     if (!v.empty()) return t.error = where(game, decisions, v), false;
     ++t.states;
@@ -57,13 +60,16 @@ bool check_game(const Game& g, Rng& rng, long game, int determinize_every, Tally
       if (seat == cur && !same_moves(g, s, d))
         return t.error = where(game, decisions, "determinize changed the mover's legal moves"), false;
     }
+    t.before = s;
     if (cur == kChancePlayer) {
+      t.last = 0xFFFF;
       g.sample_chance(s, rng);
       continue;
     }
     g.legal_moves(s, ml);
     if (ml.size == 0) return t.error = where(game, decisions, "no legal move at a decision"), false;
-    g.apply(s, ml[(int)rng.below((uint32_t)ml.size)]);
+    t.last = ml[(int)rng.below((uint32_t)ml.size)];
+    g.apply(s, t.last);
     ++t.decisions;
     if (++decisions > kMaxDecisions) return t.error = where(game, decisions, "the game does not end"), false;
   }
@@ -96,6 +102,11 @@ py::dict check_games(const std::shared_ptr<Game>& g, long n_games, uint64_t seed
   out["determinized"] = t.determinized;
   out["determinized_in_auctions"] = t.in_auction;
   out["error"] = t.error;
+  if (!t.error.empty()) {  // for a test to show (and a person to replay) the failure
+    out["error_state"] = py::bytes(reinterpret_cast<const char*>(&t.at), sizeof(State));
+    out["state_before"] = py::bytes(reinterpret_cast<const char*>(&t.before), sizeof(State));
+    out["last_move"] = (int)t.last;
+  }
   return out;
 }
 
