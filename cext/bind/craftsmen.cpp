@@ -8,6 +8,7 @@
 #include <cstring>
 #include <vector>
 
+#include "common.hpp"
 #include "craftsmen_bind.hpp"
 
 namespace atelier::craftsmen::bind {
@@ -275,6 +276,9 @@ void bind_craftsmen(py::module_& m) {
       .def("to_bytes", [](const PyState& s) { return py::bytes(reinterpret_cast<const char*>(&s.pos.st), sizeof(State)); })
       .def_static("from_bytes", &state_from_bytes, py::arg("game"), py::arg("data"))
       .def("fields", [](const PyState& s) { return state_fields(*s.game, s.pos.st); })
+      .def("with_fields", [](const PyState& s, py::object d) {
+        return std::make_shared<PyState>(s.game, state_with_fields(*s.game, s.pos.st, atelier::bind::as_dict(d, "fields")));
+      }, py::arg("fields"), "A copy with the given fields (as fields() writes them) replaced; validated.")
       .def("greedy_move", [](const PyState& s, uint64_t seed) {
         if (s.pos.is_chance() || s.pos.is_terminal()) fail("greedy_move: no decision pending");
         Rng rng(seed);
