@@ -8,7 +8,7 @@ import importlib
 
 from ..errors import InputError
 
-GAMES = ("inventors", "leonardo")
+GAMES = ("inventors", "leonardo", "craftsmen")
 
 
 def ruleset(name):
