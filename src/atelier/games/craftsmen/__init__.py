@@ -51,7 +51,6 @@ def open_game(players: int = 2, seed: int = 0, edition=None, teams=None, age_ran
     except ValueError as exc:
         raise InputError(str(exc)) from None
     game.seed = seed
-    game.edition = ed   # the document: names for positions and the board
     return game
 
 

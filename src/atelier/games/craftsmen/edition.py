@@ -49,9 +49,24 @@ def load_edition(path=None) -> Edition:
     return edition_from_data(load_file(path))
 
 
-def is_default(ed) -> bool:
-    """Is a game's edition the bundled one (a position then need not carry it)?"""
-    return ed is default_edition() or json.dumps(ed, sort_keys=True) == json.dumps(default_edition(), sort_keys=True)
+_DEFAULT_JSON: str | None = None
+_OF_GAME: dict = {}   # edition_json -> Edition: the bundled one and few others
+
+
+def is_default_json(text: str) -> bool:
+    """Is a game's `edition_json` the bundled edition (a position then need not carry it)?"""
+    global _DEFAULT_JSON
+    if _DEFAULT_JSON is None:
+        _DEFAULT_JSON = json.dumps(default_edition(), sort_keys=True)
+    return text == _DEFAULT_JSON
+
+
+def edition_of(game) -> Edition:
+    """The edition document a core Game was configured with (its names for the board)."""
+    text = game.edition_json
+    if text not in _OF_GAME:
+        _OF_GAME[text] = default_edition() if is_default_json(text) else Edition(json.loads(text))
+    return _OF_GAME[text]
 
 
 def money_counts(ed) -> dict:

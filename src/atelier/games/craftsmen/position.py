@@ -12,7 +12,7 @@ import json
 
 from ...errors import InputError
 from ...fieldcheck import fail as _fail, whole as _int, obj as _obj, listed as _list, known_keys as _keys
-from .edition import edition_from_data, hand_limit, load_edition, money_counts
+from .edition import edition_from_data, edition_of, hand_limit, load_edition, money_counts
 from .position_dump import FORMAT, position_dict  # noqa: F401  (re-exported: load and dump in one place)
 
 REQUIRED = ("year", "season", "phase", "flow", "actor", "turn_order", "seats", "display", "money_deck",
@@ -167,8 +167,9 @@ def position_from_dict(doc, edition=None, seed=0):
         _fail("viewpoint", "not supported yet for craftsmen (give the full position, every hand and deck named)")
     game = game_for(doc, edition)
     f = _fields(doc, game)
-    _check_money(f, game.edition, game.players)
-    _check_hand_limit(f, hand_limit(game.edition), game.players)
+    ed = edition_of(game)
+    _check_money(f, ed, game.players)
+    _check_hand_limit(f, hand_limit(ed), game.players)
     try:
         return game.start(0).with_fields(f)
     except ValueError as exc:   # the core names its fields, which are the document's

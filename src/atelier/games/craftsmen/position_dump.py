@@ -4,8 +4,10 @@ with the decision context of §6.3. The keys are those of State.fields(), so an 
 reports while loading names the same path as the file."""
 from __future__ import annotations
 
+import json
+
 from ...errors import InputError
-from .edition import is_default
+from .edition import is_default_json
 
 FORMAT = 1
 SEASONS = ("spring", "summer", "autumn", "winter")
@@ -50,7 +52,6 @@ def position_dict(state, viewpoint=None) -> dict:
     doc["guilds"] = f["guilds"]
     doc.update({k: f[k] for k in ("warehouse", "ships", "neutral_supply", "bank_priv", "bank_work",
                                   "bonus_unclaimed", "context")})
-    ed = getattr(game, "edition", None)
-    if ed is not None and not is_default(ed):
-        doc["edition"] = dict(ed)
+    if not is_default_json(game.edition_json):
+        doc["edition"] = json.loads(game.edition_json)
     return doc
