@@ -137,6 +137,9 @@ def moves(pos, as_json, edition):
     Moves are in notation (docs/notation.md). POS: a file, '-' (stdin) or example:NAME."""
     state = read_position(pos, edition)
     ms = state.legal_moves()
+    if state.is_chance() and not ms:
+        # A core that keeps chance out of legal_moves (Craftsmen) lists its outcomes apart.
+        ms = [m for m, _, _ in state.chance_outcomes()]
     texts = [state.move_to_string(m) for m in ms]
     if as_json:
         click.echo(strict_dumps({"format": "atelier.moves/1", "player": state.current_player,
