@@ -112,6 +112,10 @@ def test_bad_positions_name_their_field():
     rejected(d, match=r"^buildings: L\d is in no place")
 
     d = copy.deepcopy(doc)
+    d["seats"][2]["supply"] += 1
+    rejected(d, match=r"^seats\[2\]\.supply: \d+, but the market, the filled icons")
+
+    d = copy.deepcopy(doc)
     d["viewpoint"] = 0
     rejected(d, match=r"^viewpoint: not supported yet for craftsmen")
 

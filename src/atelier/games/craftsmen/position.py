@@ -145,8 +145,12 @@ def _fields(doc: dict, game) -> dict:
     _obj(f["warehouse"], "warehouse")
     _list(f["ships"], "ships")
     for p, seat in enumerate(f["seats"]):
+        want = _derived_supply(f, p)
         if "supply" not in seat:
-            seat["supply"] = max(0, _derived_supply(f, p))   # out of range: the core's cube check names it
+            seat["supply"] = max(0, want)   # out of range: the core's cube check names it
+        elif _int(seat["supply"], f"seats[{p}].supply", 0, CUBES) != want and want >= 0:
+            _fail(f"seats[{p}].supply", f"{seat['supply']}, but the market, the filled icons, the warehouse "
+                                        f"and the ships leave {want} of the seat's {CUBES} cubes (or leave it out)")
     f["neutral_supply"] = doc["neutral_supply"] if "neutral_supply" in doc else max(0, _derived_neutral(f))
     return f
 
