@@ -191,3 +191,36 @@ def test_with_fields_refuses_what_is_not_a_dict():
         s.with_fields([1, 2])
     with pytest.raises(ValueError, match=r"^seats: expected 2 entries"):
         s.with_fields({"seats": []})
+
+
+def test_load_position_never_crashes_on_nonsense():
+    """The same through the position reader, whose own checks run before the core's."""
+    rng = random.Random(8)
+    docs = [atelier.position_dict(s) for i, s in enumerate(playout(4, 7)) if i % 80 == 0]
+    refused = 0
+    for doc in docs:
+        ps = [p for p in paths(doc) if p and p[0] != "game"]
+        for _ in range(60):
+            d = copy.deepcopy(doc)
+            path = rng.choice(ps)
+            target = d
+            for k in path[:-1]:
+                target = target[k]
+            target[path[-1]] = rng.choice(MUTANTS)
+            try:
+                atelier.load_position(d)
+            except atelier.InputError as exc:
+                refused += 1
+                assert "\n" not in str(exc) and ": " in str(exc), str(exc)
+    assert refused > len(docs) * 30
+
+
+def test_match_records_write_draws_as_text_and_replay():
+    from atelier import match
+
+    r = match.play("craftsmen", ["greedy", "random"], games=1, seed=3, keep_moves=True)
+    moves = r.records[0]["moves"]
+    assert any(isinstance(m, str) and m.startswith("DRAW(") for m in moves)
+    assert not any(isinstance(m, dict) for m in moves)
+    final = match.replay(r.records[0], "craftsmen")
+    assert final.is_terminal() and list(final.scores()) == r.records[0]["scores"]

@@ -1,5 +1,5 @@
-"""Craftsmen (ST Games 2013): configuration (open), positions, rendering. Rules live in C++
-(cext/craftsmen); the spec is docs' rules/craftsmen.md."""
+"""Craftsmen (ST Games 2013): configuration (open), positions, rendering, the search-free bots.
+Rules live in C++ (cext/craftsmen); § numbers cite the Craftsmen rules reference."""
 from __future__ import annotations
 
 import random
@@ -10,7 +10,7 @@ from .edition import load_edition
 from .position import position_dict, position_from_dict
 from .render import show
 
-__all__ = ["open_game", "load_edition", "position_dict", "position_from_dict", "show", "bot_move"]
+__all__ = ["open_game", "load_edition", "position_dict", "position_from_dict", "show", "bot_move", "chance_text"]
 
 TITLE = "Craftsmen"
 CHANCE_PREFIXES = ("draw(",)   # a chance outcome in notation: DRAW(R2), DRAW(E11) (docs/notation.md)
@@ -63,3 +63,13 @@ def bot_move(kind: str, state, seed: int) -> int:
         return random.Random(seed).choice(state.legal_moves())
     raise InputError(f"bot '{kind}': {TITLE} plays only with {', '.join(BOTS)} bots for now "
                      f"(the search does not handle it yet)")
+
+
+def chance_text(before, after):
+    """The draw that took the chance node `before` to `after`, in notation (`DRAW(R2)`), so
+    that match records replay by text; None if no single outcome does."""
+    target = after.to_bytes()
+    for move, _, text in before.chance_outcomes():
+        if before.child(move).to_bytes() == target:
+            return text
+    return None

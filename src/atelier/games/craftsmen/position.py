@@ -103,8 +103,9 @@ def _derived_supply(f: dict, p: int) -> int:
     phase, actor = f["phase"], f["actor"]
     if phase == "LIMIT":
         phase, actor = ctx.get("limit_saved"), ctx.get("limit_actor")
+    raws = ctx.get("raws_left")
     if actor == p and phase == "SEND":
-        used += ctx.get("raws_left") or 1
+        used += raws if isinstance(raws, int) and not isinstance(raws, bool) and raws > 0 else 1
     if actor == p and phase == "LOAD":
         used += 1
     return CUBES - used
