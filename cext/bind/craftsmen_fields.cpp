@@ -25,7 +25,6 @@ const char* const kAfterNames[kAfters] = {"NONE", "BANK_PRIV", "BANK_DISCARD_DON
                                           "LOOK_KEEP", "NOTARY_DONE", "MAYOR", "BUILD_PAID", "BUY_PAID", "WIN_PAID",
                                           "MULLIGAN", "STACK_PLACE"};
 const char* const kWindowNames[3] = {"action_start", "action_end", "stage"};
-const char* const kPrivModes[3] = {"none", "free", "token"};
 
 py::object seat_or_none(uint8_t v) { return v == kNoSeat ? py::object(py::none()) : py::object(py::int_((int)v)); }
 py::object name_or_none(uint8_t v, const std::string* names, int count) {
@@ -194,7 +193,7 @@ py::dict state_fields(const Game& g, const State& s) {
   ctx["helper_seat"] = (int)s.h_seat;
   ctx["helper_space"] = seat_or_none(s.h_space);
   ctx["helper_layer"] = (int)s.h_layer;
-  ctx["priv_mode"] = s.priv_mode < 3 ? kPrivModes[s.priv_mode] : "?";
+  ctx["priv_mode"] = (int)s.priv_mode;  // 0 none, 1 free (space 1), 2 by token; a number, as tests read it
   ctx["priv_used"] = (bool)s.priv_used;
   ctx["window"] = s.win_kind < 3 ? kWindowNames[s.win_kind] : "?";
   ctx["wp"] = (int)s.wp;
@@ -520,7 +519,7 @@ void set_context(const Game& g, State& s, const py::dict& d) {
     else if (k == "helper_seat") s.h_seat = seat_of(v, f, n);
     else if (k == "helper_space") s.h_space = v.is_none() ? kNoSeat : u8(v, f, 0, kSpaces - 1);
     else if (k == "helper_layer") s.h_layer = u8(v, f, 0, 1);
-    else if (k == "priv_mode") s.priv_mode = (uint8_t)named(v, f, kPrivModes, 3);
+    else if (k == "priv_mode") s.priv_mode = u8(v, f, 0, 2);
     else if (k == "priv_used") s.priv_used = as_bool(v, f);
     else if (k == "window") s.win_kind = (uint8_t)named(v, f, kWindowNames, 3);
     else if (k == "wp") s.wp = u8(v, f, 0, 15);
