@@ -60,6 +60,8 @@ def test_keys_that_may_be_left_out_are_derived():
         del seat["supply"], seat["seat"], seat["passed"], seat["filled"]
     for k in ("neutral_supply", "order_track", "mayor", "context"):
         del doc[k]
+    for deck in doc["decks"].values():
+        del deck["top"], deck["bottom"], deck["pool"]
     assert atelier.load_position(doc) == s
 
 
@@ -114,6 +116,10 @@ def test_bad_positions_name_their_field():
     d = copy.deepcopy(doc)
     d["seats"][2]["supply"] += 1
     rejected(d, match=r"^seats\[2\]\.supply: \d+, but the market, the filled icons")
+
+    d = copy.deepcopy(doc)
+    del d["decks"]["advanced"]
+    rejected(d, match=r"^decks\.advanced: missing")
 
     d = copy.deepcopy(doc)
     d["viewpoint"] = 0

@@ -13,7 +13,7 @@ import json
 from ...errors import InputError
 from ...fieldcheck import fail as _fail, whole as _int, obj as _obj, listed as _list, known_keys as _keys
 from .edition import edition_from_data, edition_of, hand_limit, load_edition, money_counts
-from .position_dump import FORMAT, position_dict  # noqa: F401  (re-exported: load and dump in one place)
+from .position_dump import FORMAT, TIERS, position_dict  # noqa: F401  (re-exported: load and dump in one place)
 
 REQUIRED = ("year", "season", "phase", "flow", "actor", "turn_order", "seats", "display", "money_deck",
             "discard", "decks", "box", "guilds", "warehouse", "ships", "bank_priv", "bank_work",
@@ -27,6 +27,7 @@ SEAT_KEYS = ("seat",) + SEAT_REQUIRED + tuple(SEAT_DEFAULTS) + ("supply",)
 MONEY_PLACES = ("display", "money_deck", "discard", "mayor")
 MONEY_TYPES = tuple(f"{c}{v}" for c in "PGBR" for v in (1, 2, 3))
 CUBES, NEUTRAL_CUBES = 20, 14
+DECK_KEYS = ("faceup", "top", "segments", "bottom", "pool", "top_slots", "next_top", "bottom_slots", "next_bottom")
 
 
 def _need(d: dict, key: str, field: str):
@@ -116,6 +117,23 @@ def _derived_neutral(f: dict) -> int:
                                if isinstance(slots, list) for slot in slots)
 
 
+def _decks(v) -> dict:
+    """Every tier named, so that no card of the loader's base state stays where it was."""
+    decks = _obj(v, "decks")
+    _keys(decks, TIERS, "decks")
+    out = {}
+    for t in TIERS:
+        field = f"decks.{t}"
+        d = dict(_obj(_need(decks, t, "decks"), field))
+        _keys(d, DECK_KEYS, field)
+        for k in ("faceup", "segments"):
+            _need(d, k, field)
+        for k in ("top", "bottom", "pool"):
+            d.setdefault(k, [])
+        out[t] = d
+    return out
+
+
 def _fields(doc: dict, game) -> dict:
     n = game.players
     f = {k: _need(doc, k, "") for k in REQUIRED}
@@ -143,6 +161,7 @@ def _fields(doc: dict, game) -> dict:
     f["seats"] = out
     for k in MONEY_PLACES:
         f[k] = _money(f[k], k)
+    f["decks"] = _decks(f["decks"])
     _obj(f["warehouse"], "warehouse")
     _list(f["ships"], "ships")
     for p, seat in enumerate(f["seats"]):
