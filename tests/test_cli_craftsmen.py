@@ -106,3 +106,40 @@ def test_bad_positions_are_one_line_naming_the_field(tmp_path):
 def test_an_illegal_move_is_one_line(start):
     assert "PLACE(I)" in one_error_line(run("apply", start, "PLACE(I)"))
     assert "BUILD" in one_error_line(run("apply", start, "KEEP", "BUILD(Z1,L)"))
+
+
+def test_show_draws_every_phase_with_every_card_in_place():
+    import random
+
+    rs = atelier.ruleset("craftsmen")
+    s, rng = atelier.open("craftsmen", players=5, seed=11).start(), random.Random(11)
+    k = 0
+    while True:
+        if k % 60 == 0 or s.is_chance() and k % 7 == 0 or s.is_terminal():
+            text = rs.show(s, width=100)
+            f = s.fields()
+            for p, seat in enumerate(f["seats"]):
+                for c in seat["row"] + seat["hand"]:
+                    assert c in text, (k, p, c)
+            if s.is_terminal():
+                assert "scores: " in text and "ranking: " in text
+                break
+        if s.is_chance():
+            s.sample_chance(k)
+        else:
+            s.apply(rng.choice(s.legal_moves()))
+        k += 1
+
+
+def test_a_bad_edition_and_a_viewpoint_are_one_line(tmp_path):
+    from atelier.games.craftsmen.edition import default_edition
+
+    ed = json.loads(json.dumps(default_edition()))
+    ed["ships"] = ed["ships"][:3]
+    path = tmp_path / "ed.json"
+    path.write_text(json.dumps(ed))
+    assert "edition: ships: " in one_error_line(run("new", "craftsmen", "--edition", path))
+    assert "viewpoint: not supported yet for craftsmen" in one_error_line(
+        run("view", "example:craftsmen-start", "--seat", 0))
+    assert "--age-rank" in one_error_line(run("new", "craftsmen", "--age-rank", "a,b"))
+    assert "age_rank: expected a permutation" in one_error_line(run("new", "craftsmen", "--age-rank", "0,0"))
