@@ -67,11 +67,16 @@ def first(players: int, done, until=None, seeds=range(1, 200)):
     raise SystemExit(f"no seed reached the wanted position for {players} players")
 
 
-def leonardo_until(players: int, seed: int, done):
-    """A seeded Leonardo game, mostly greedy (so inventions complete and auctions happen),
-    until done(state) at a decision; None if it never does."""
+def greedy_until(game: str):
+    """until(players, seed, done) for `first`: a seeded game of `game`, mostly greedy."""
+    return lambda players, seed, done: mostly_greedy(game, players, seed, done)
+
+
+def mostly_greedy(game: str, players: int, seed: int, done):
+    """A seeded game, mostly greedy (so Leonardo's inventions complete and auctions happen,
+    Craftsmen's rows fill), until done(state) at a decision; None if it never does."""
     rng = random.Random(seed)
-    state = atelier.open("leonardo", players=players, seed=seed).start()
+    state = atelier.open(game, players=players, seed=seed).start()
     while not state.is_terminal():
         if state.is_chance():
             state.sample_chance(rng.randrange(2**32))
@@ -103,6 +108,13 @@ def turn8(state) -> bool:
     return f["turn"] == 8 and f["phase"] == "PLACE" and sum(bin(p["placed"]).count("1") for p in f["players"]) >= 2
 
 
+def crafting(state) -> bool:
+    # Year 2's Craftsmen stage with icons already filled: the row, the market and the ships in use.
+    f = state.fields()
+    filled = sum(len(s["filled"]) for s in f["seats"])
+    return f["year"] == 2 and f["phase"] == "CRAFT" and filled >= 3
+
+
 def view(state):
     """The position as the seat to move sees it (a viewpoint)."""
     return atelier.load_position(atelier.position_dict(state, viewpoint=state.current_player))
@@ -121,15 +133,25 @@ def main() -> None:
               f" {empty_spaces(state)} empty spaces")
     leonardo = {
         "leonardo-start": atelier.open("leonardo", players=4, seed=1).start(),
-        "leonardo-turn3-place": first(4, turn3_place, leonardo_until, range(1, 500)),
-        "leonardo-auction": view(first(4, auction, leonardo_until, range(1, 500))),
-        "leonardo-turn8": view(first(3, turn8, leonardo_until, range(1, 500))),
+        "leonardo-turn3-place": first(4, turn3_place, greedy_until("leonardo"), range(1, 500)),
+        "leonardo-auction": view(first(4, auction, greedy_until("leonardo"), range(1, 500))),
+        "leonardo-turn8": view(first(3, turn8, greedy_until("leonardo"), range(1, 500))),
     }
     for name, state in leonardo.items():
         (OUT / f"{name}.json").write_text(atelier.dump_position(state), encoding="utf-8")
         f = state.fields()
         print(f"wrote {name}: turn {f['turn']} phase {f['phase']}, seat {state.current_player} to move"
               + (f", seat {state.viewpoint}'s view" if state.viewpoint is not None else ""))
+
+    craftsmen = {
+        "craftsmen-start": atelier.open("craftsmen", players=3, seed=1).start(),
+        "craftsmen-year2-craft": first(4, crafting, greedy_until("craftsmen"), range(1, 500)),
+    }
+    for name, state in craftsmen.items():
+        (OUT / f"{name}.json").write_text(atelier.dump_position(state), encoding="utf-8")
+        f = state.fields()
+        print(f"wrote {name}: year {f['year']} season {f['season']} phase {f['phase']}, "
+              f"seat {state.current_player} to move")
 
 
 if __name__ == "__main__":

@@ -6,8 +6,11 @@
 
 #include <cstddef>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <vector>
 
+#include "common.hpp"
 #include "craftsmen_bind.hpp"
 
 namespace atelier::craftsmen::bind {
@@ -66,6 +69,36 @@ std::shared_ptr<PyState> state_from_bytes(const GamePtr& g, const py::bytes& b) 
   const std::string err = g->validate(s);
   if (!err.empty()) fail(err);
   return std::make_shared<PyState>(g, s);
+}
+
+// The edition document of each live Game (positions write it when it is not the bundled one;
+// two games are the same game with the same edition, players and age ranks). Kept beside the
+// core's Game, which holds only the parsed tables, and dropped with it.
+std::mutex editions_mutex;
+std::map<const Game*, std::string> editions;
+
+void remember_edition(const Game* g, std::string json) {
+  std::lock_guard<std::mutex> lock(editions_mutex);
+  editions[g] = std::move(json);
+}
+void forget_edition(Game* g) {
+  {
+    std::lock_guard<std::mutex> lock(editions_mutex);
+    editions.erase(g);
+  }
+  delete g;
+}
+std::string edition_json(const Game* g) {
+  std::lock_guard<std::mutex> lock(editions_mutex);
+  auto it = editions.find(g);
+  return it == editions.end() ? std::string() : it->second;
+}
+bool same_game(const Game& a, const Game& b) {
+  if (&a == &b) return true;
+  if (a.num_players() != b.num_players()) return false;
+  for (int p = 0; p < a.num_players(); ++p)
+    if (a.age_rank(p) != b.age_rank(p)) return false;
+  return edition_json(&a) == edition_json(&b);
 }
 
 }  // namespace
@@ -188,10 +221,16 @@ void bind_craftsmen(py::module_& m) {
                  ar[p] = (uint8_t)v[p];
                }
              }
-             return std::make_shared<Game>(edition_from_dict(edition), players, ar);
+             auto g = std::shared_ptr<Game>(new Game(edition_from_dict(edition), players, ar), forget_edition);
+             remember_edition(g.get(), py::module_::import("json").attr("dumps")(edition, py::arg("sort_keys") = true).cast<std::string>());
+             return g;
            }),
            py::arg("players"), py::arg("edition"), py::arg("age_rank") = py::none())
       .def_property_readonly("players", &Game::num_players)
+      .def_property_readonly("edition_json", [](const Game& g) { return edition_json(&g); },
+                             "The edition document the game was configured with (JSON, sorted keys).")
+      .def("__eq__", [](const Game& a, py::object o) { return py::isinstance<Game>(o) && same_game(a, o.cast<const Game&>()); })
+      .def("__hash__", [](const Game& g) { return (py::ssize_t)std::hash<std::string>()(edition_json(&g)) ^ g.num_players(); })
       .def_property_readonly("age_rank", [](const Game& g) {
         std::vector<int> v;
         for (int p = 0; p < g.num_players(); ++p) v.push_back(g.age_rank(p));
@@ -200,12 +239,16 @@ void bind_craftsmen(py::module_& m) {
       .def_property_readonly("building_ids", [](const Game& g) {
         return std::vector<std::string>(g.edition().building_ids, g.edition().building_ids + kBuildings);
       })
-      .def("start", [](const GamePtr& g, uint64_t seed) {
+      .def("start", [](py::object self, py::object seed) {
+        // Default: the seed atelier.open was given (as for the other rulesets), so
+        // open(...).start() is the game the user asked for.
+        GamePtr g = self.cast<GamePtr>();
+        if (seed.is_none()) seed = py::getattr(self, "seed", py::int_(0));
         State s{};
-        Rng rng(seed);
+        Rng rng(atelier::bind::as_seed(seed, "seed"));
         g->initial_state(s, rng);
         return std::make_shared<PyState>(g, s);
-      }, py::arg("seed") = 0, "The position after setup (Craftsmen spec 4.2, sampled from seed): the first mulligan.")
+      }, py::arg("seed") = py::none(), "The position after setup (Craftsmen spec 4.2, sampled from seed, default the game's): the first mulligan.")
       .def("random_games", &random_games, py::arg("n"), py::arg("seed") = 0)
       .def("bench_core", &bench_core, py::arg("n_games"), py::arg("seed") = 0)
       .def("check_games", &check_games, py::arg("n"), py::arg("seed") = 0, py::arg("determinize_every") = 20,
@@ -220,7 +263,7 @@ void bind_craftsmen(py::module_& m) {
       .def("__eq__", [](const PyState& a, py::object o) {
         if (!py::isinstance<PyState>(o)) return false;
         const PyState& b = o.cast<const PyState&>();
-        return a.game == b.game && std::memcmp(&a.pos.st, &b.pos.st, sizeof(State)) == 0;
+        return same_game(*a.game, *b.game) && std::memcmp(&a.pos.st, &b.pos.st, sizeof(State)) == 0;
       })
       .def("__hash__", [](const PyState& s) { return (py::ssize_t)(s.pos.hash() >> 1); })
       .def_property_readonly("current_player", [](const PyState& s) { return s.pos.current_player(); })
@@ -290,6 +333,9 @@ void bind_craftsmen(py::module_& m) {
       .def("to_bytes", [](const PyState& s) { return py::bytes(reinterpret_cast<const char*>(&s.pos.st), sizeof(State)); })
       .def_static("from_bytes", &state_from_bytes, py::arg("game"), py::arg("data"))
       .def("fields", [](const PyState& s) { return state_fields(*s.game, s.pos.st); })
+      .def("with_fields", [](const PyState& s, py::object d) {
+        return std::make_shared<PyState>(s.game, state_with_fields(*s.game, s.pos.st, atelier::bind::as_dict(d, "fields")));
+      }, py::arg("fields"), "A copy with the given fields (as fields() writes them) replaced; validated.")
       .def("greedy_move", [](const PyState& s, uint64_t seed) {
         if (s.pos.is_chance() || s.pos.is_terminal()) fail("greedy_move: no decision pending");
         Rng rng(seed);

@@ -33,6 +33,8 @@ struct PyState {
 
 Edition edition_from_dict(const py::dict& d);  // the edition JSON (docs/editions.md), checked
 py::dict state_fields(const Game& g, const State& s);
+// fields over a base state, checked (ValueError "field: reason"): state_fields' inverse.
+State state_with_fields(const Game& g, const State& base, const py::dict& d);
 
 py::dict random_games(const std::shared_ptr<Game>& g, long n_games, uint64_t seed);
 py::dict bench_core(const std::shared_ptr<Game>& g, long n_games, uint64_t seed);

@@ -36,7 +36,8 @@ __all__ = ["open", "load_position", "dump_position", "position_dict", "apply_in_
 def open(game: str, players: int = 2, seed: int = 0, edition=None, teams=None, **options):  # noqa: A001
     """Configure a game: `players` seats, `teams` per seat (ids) or drawn from `seed`,
     `edition` a JSON file path (None = the bundled default), and the ruleset's own options
-    (Leonardo: setup="expert"|"basic", codex=False). `.start()` gives the start position."""
+    (Leonardo: setup="expert"|"basic", codex=False; Craftsmen: age_rank=[...], 0 the
+    youngest). `.start()` gives the start position."""
     seed = check_seed(seed)
     rs = ruleset(game)
     try:

@@ -29,18 +29,32 @@ def ruleset_of(state):
 @main.command()
 @click.argument("game", metavar="GAME")
 @click.option("--players", "-n", type=PLAYERS, default=2, show_default=True, metavar="N")
-@seed_option("Draws the setup: Inventors' teams (unless --teams) and Age I reveal; Leonardo's deck.")
+@seed_option("Draws the setup: Inventors' teams (unless --teams) and Age I reveal; Leonardo's deck; "
+             "Craftsmen's deal.")
 @click.option("--teams", metavar="A,B,..", default=None, help="Inventors: team ids per seat, e.g. green,blue.")
 @click.option("--setup", type=click.Choice(["expert", "basic"], case_sensitive=False), default=None,
               help="Leonardo: expert (default, favour picks) or basic (beginner kits, fixed row).")
 @click.option("--codex", is_flag=True, default=None, help="Leonardo: the Codex option (Powerful Council).")
+@click.option("--age-rank", "age_rank", metavar="R0,R1,..", default=None,
+              help="Craftsmen: each seat's age rank, 0 the youngest (breaks turn-order ties), e.g. 2,0,1.")
 @edition_option
 @run_guarded
-def new(game, players, seed, teams, setup, codex, edition):
-    """Print the start position of a new GAME (inventors, leonardo) as JSON (docs/positions.md)."""
-    options = {k: v for k, v in (("setup", setup), ("codex", codex)) if v is not None}
+def new(game, players, seed, teams, setup, codex, age_rank, edition):
+    """Print the start position of a new GAME (inventors, leonardo, craftsmen) as JSON (docs/positions.md)."""
+    options = {k: v for k, v in (("setup", setup), ("codex", codex), ("age_rank", _ranks(age_rank)))
+               if v is not None}
     g = atelier.open(game, players=players, seed=seed, edition=edition, teams=teams, **options)
     click.echo(atelier.dump_position(g.start()), nl=False)
+
+
+def _ranks(text):
+    """--age-rank 2,0,1 as a list of numbers (open_game checks it is a permutation)."""
+    if text is None:
+        return None
+    try:
+        return [int(x, 10) for x in text.split(",")]
+    except ValueError:
+        raise InputError(f"--age-rank: expected whole numbers separated by commas, e.g. 1,0,2; got {quoted(text)}") from None
 
 
 @main.command()
@@ -95,13 +109,20 @@ def view(pos, seat, board, color, edition):
     click.echo(ruleset_of(seen).show(seen, width=110, color=color), nl=False, color=color)
 
 
+def _winners(state) -> list:
+    if hasattr(state, "winners"):
+        return list(state.winners())
+    return [p for p, r in enumerate(state.returns()) if r > 0]   # returns: 1 for the winner
+
+
 def show_json(state) -> dict:
     n = state.game.players
     return {"format": "atelier.show/1", "player": state.current_player,
             "chance": state.is_chance(), "terminal": state.is_terminal(),
             "scores": list(state.scores()),
-            "score_detail": [state.score_detail(p) for p in range(n)],
-            "winners": list(state.winners()) if state.is_terminal() else None,
+            # Craftsmen's core has no score breakdown (yet): null there.
+            "score_detail": [state.score_detail(p) for p in range(n)] if hasattr(state, "score_detail") else None,
+            "winners": _winners(state) if state.is_terminal() else None,
             "position": atelier.position_dict(state)}
 
 
@@ -116,6 +137,9 @@ def moves(pos, as_json, edition):
     Moves are in notation (docs/notation.md). POS: a file, '-' (stdin) or example:NAME."""
     state = read_position(pos, edition)
     ms = state.legal_moves()
+    if state.is_chance() and not ms:
+        # A core that keeps chance out of legal_moves (Craftsmen) lists its outcomes apart.
+        ms = [m for m, _, _ in state.chance_outcomes()]
     texts = [state.move_to_string(m) for m in ms]
     if as_json:
         click.echo(strict_dumps({"format": "atelier.moves/1", "player": state.current_player,
@@ -142,15 +166,16 @@ def check_move_text(text: str) -> str:
 @click.argument("pos", metavar="POS")
 @click.argument("moves", nargs=-1, metavar="MOVE...")
 @seed_option("Sample every chance node reached (unless the next MOVE is its outcome, e.g. a "
-             "reveal:... or draw:X).", default=None)
+             "reveal:..., draw:X or DRAW(R2)).", default=None)
 @edition_option
 @run_guarded
 def apply(pos, moves, seed, edition):
     """Apply MOVEs to POS and print the new position.
 
     MOVEs are in notation (docs/notation.md); at a chance node give its outcome (Inventors
-    reveal:..., Leonardo draw:X) or --seed. On a viewpoint a draw is what the seat saw, and a
-    move whose result depends on what the seat cannot see is refused.
+    reveal:..., Leonardo draw:X, Craftsmen DRAW(R2) or DRAW(E11)) or --seed. On a viewpoint
+    a draw is what the seat saw, and a move whose result depends on what the seat cannot see
+    is refused.
     POS: a file, '-' (stdin) or example:NAME."""
     for mv in moves:
         check_move_text(mv)
@@ -202,6 +227,10 @@ def bench(game, players, n_games, seed, core_only, as_json):
     """Speed figures: the C++ core (random playouts, state copies) and the search (MCTS
     iterations/s at the start and mid-game, thread speedup, expectimax nodes/s)."""
     from ..bench import bench as run_bench
+
+    rs = atelier.ruleset(game)
+    if not core_only and not getattr(rs, "SEARCH", True):
+        raise InputError(f"bench: the search does not handle {rs.TITLE} yet; --core-only times its rules core")
 
     result = run_bench(game, players=players, games=n_games, seed=seed, search=not core_only)
     if as_json:

@@ -1,0 +1,75 @@
+"""Craftsmen (ST Games 2013): configuration (open), positions, rendering, the search-free bots.
+Rules live in C++ (cext/craftsmen); § numbers cite the Craftsmen rules reference."""
+from __future__ import annotations
+
+import random
+
+from ..._core import craftsmen as core
+from ...errors import InputError
+from .edition import load_edition
+from .position import position_dict, position_from_dict
+from .render import show
+
+__all__ = ["open_game", "load_edition", "position_dict", "position_from_dict", "show", "bot_move", "chance_text"]
+
+TITLE = "Craftsmen"
+CHANCE_PREFIXES = ("draw(",)   # a chance outcome in notation: DRAW(R2), DRAW(E11) (docs/notation.md)
+HIDDEN_INFORMATION = True      # hands and deck segments are hidden (rules §6.2)
+# The search (solvers/) does not know Craftsmen positions yet: suggest, endgame, bench and the
+# mcts/ismcts bots refuse it with one line; play uses bot_move for random and greedy.
+SEARCH = False
+BOTS = ("random", "greedy")
+
+
+def check_age_rank(age_rank, players: int):
+    """None (seat 0 is the youngest, §4.4) or a permutation of 0..players-1 (0 = youngest)."""
+    if age_rank is None:
+        return None
+    if not isinstance(age_rank, (list, tuple)) or len(age_rank) != players or \
+            any(isinstance(r, bool) or not isinstance(r, int) for r in age_rank) or \
+            sorted(age_rank) != list(range(players)):
+        raise InputError(f"age_rank: expected a permutation of 0..{players - 1} (one rank per seat, "
+                         f"0 the youngest), got {age_rank!r}")
+    return list(age_rank)
+
+
+def open_game(players: int = 2, seed: int = 0, edition=None, teams=None, age_rank=None):
+    """Configure a game (a core Game; `.start(seed)` deals the setup, §4.2).
+
+    age_rank: per seat its age rank, 0 the youngest (breaks turn-order ties, §4.4); default
+    seat order. Seats are numbers; there are no teams."""
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 5:
+        raise InputError(f"players: expected 2..5, got {players!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise InputError(f"seed: expected a non-negative integer, got {seed!r}")
+    if teams is not None:
+        raise InputError("teams: Craftsmen has no teams (seats are numbers)")
+    age_rank = check_age_rank(age_rank, players)
+    ed = load_edition(edition)
+    try:
+        game = core.Game(players, ed, age_rank)
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+    game.seed = seed
+    return game
+
+
+def bot_move(kind: str, state, seed: int) -> int:
+    """A move for the bots that need no search: `random` (uniform, per seed) or `greedy` (the
+    core's documented heuristic, docs/bots.md)."""
+    if kind == "greedy":
+        return state.greedy_move(seed)
+    if kind == "random":
+        return random.Random(seed).choice(state.legal_moves())
+    raise InputError(f"bot '{kind}': {TITLE} plays only with {', '.join(BOTS)} bots for now "
+                     f"(the search does not handle it yet)")
+
+
+def chance_text(before, after):
+    """The draw that took the chance node `before` to `after`, in notation (`DRAW(R2)`), so
+    that match records replay by text; None if no single outcome does."""
+    target = after.to_bytes()
+    for move, _, text in before.chance_outcomes():
+        if before.child(move).to_bytes() == target:
+            return text
+    return None
