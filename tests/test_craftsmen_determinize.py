@@ -150,3 +150,30 @@ def test_building_deal_frequencies_match_a_uniform_deal():
     expected = {b: n * 2 / len(unseen) for b in unseen}
     assert set(counts) <= set(unseen)
     assert chi_square(counts, expected) < CHI2_999[len(unseen) - 1]
+
+
+def test_tight_competing_claims_still_get_uniform_style_deals():
+    """Two running-auction claims on the same colours (golden states from check_games): each
+    seat's deals must meet both claims, keep the key, and vary."""
+    import json
+    import pathlib
+
+    import atelier
+
+    doc = json.loads((pathlib.Path(__file__).parent / "golden" / "craftsmen_tight_claims.json").read_text())
+    for case in doc["cases"]:
+        st = atelier.load_position(json.dumps(case["position"]))
+        raw = st.to_bytes()
+        off = C.LAYOUT["auc_max"][0]
+        n = st.game.players
+        for seat in range(n):
+            hands = set()
+            for k in range(100):
+                d = st.clone()
+                d.determinize(seat, k)
+                assert d.validate() == "" and d.infoset_key(seat) == st.infoset_key(seat)
+                for q in range(n):
+                    if q != seat:
+                        assert d.hand_value(q) >= raw[off + q]
+                hands.add(d.to_bytes())
+            assert len(hands) > 1 or seat == case["seat"]

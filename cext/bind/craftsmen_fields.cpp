@@ -3,6 +3,7 @@
 // bookkeeping such as a finished payment's card included), so state_with_fields(fields(s)) == s;
 // state_with_fields checks each value against its field's width and then the core's validate.
 #include "craftsmen_bind.hpp"
+#include "craftsmen/knowledge.hpp"
 
 #include <algorithm>
 #include <vector>
@@ -48,6 +49,50 @@ std::vector<std::string> ids_sorted_by_pos(const Game& g, const State& s, uint8_
   return out;
 }
 }  // namespace
+
+// What each seat knows beyond what the places say (knowledge.hpp, spec 6.2): cards of other hands
+// it has seen, by type; and each building whose knowers differ from its place's default (a
+// public place: all; a hand: its holder; a look pool: the looker; a deck: nobody).
+uint8_t default_knowers(const State& s, int b, int n) {
+  const uint8_t k = s.bloc[b] & 0xF0;
+  if (k == B_BOX || k == B_ROW || k == B_FACEUP) return (uint8_t)((1u << n) - 1);
+  if (k == B_HAND) return (uint8_t)(1u << (s.bloc[b] & 0xF));
+  if (k == B_POOL) return s.h_seat < n ? (uint8_t)(1u << s.h_seat) : 0;
+  return 0;
+}
+
+py::dict knowledge_fields(const Game& g, const State& s) {
+  const int n = g.num_players();
+  py::list money;
+  for (int o = 0; o < n; ++o)
+    for (int q = 0; q < n; ++q) {
+      if (o == q) continue;
+      uint8_t c[kMoneyTypes];
+      bool any = false;
+      for (int t = 0; t < kMoneyTypes; ++t) any |= (c[t] = (uint8_t)known_money(s, o, q, t)) != 0;
+      if (!any) continue;
+      py::dict e;
+      e["seat"] = o;
+      e["of"] = q;
+      e["cards"] = money_dict(c);
+      money.append(e);
+    }
+  py::dict buildings;
+  for (int b = 0; b < kBuildings; ++b) {
+    if (s.bknow[b] == default_knowers(s, b, n)) continue;
+    py::dict e;
+    std::vector<int> seats;
+    for (int q = 0; q < n; ++q)
+      if ((s.bknow[b] >> q) & 1) seats.push_back(q);
+    e["known_to"] = seats;
+    if (s.bknow[b] & kKnowGroup) e["returns"] = (s.bknow[b] & kKnowFaceUp) ? "face_up" : "drawn";
+    buildings[py::str(g.edition().building_ids[b])] = e;
+  }
+  py::dict d;
+  d["money"] = money;
+  d["buildings"] = buildings;
+  return d;
+}
 
 py::dict state_fields(const Game& g, const State& s) {
   const Edition& e = g.edition();
@@ -252,6 +297,7 @@ py::dict state_fields(const Game& g, const State& s) {
                                                                  : py::object(py::str(kPhaseNames[s.lim_saved < kPhases ? s.lim_saved : 0]));
   ctx["limit_actor"] = seat_or_none(s.lim_actor);
   d["context"] = ctx;
+  d["knowledge"] = knowledge_fields(g, s);
   return d;
 }
 
@@ -591,6 +637,58 @@ void set_context(const Game& g, State& s, const py::dict& d) {
 
 }  // namespace
 
+// Knowledge from its fields (knowledge_fields); what is not listed is the places' default.
+void set_knowledge(const Game& g, State& s, const py::dict& d) {
+  const int n = g.num_players();
+  std::memset(s.mknown, 0, sizeof s.mknown);
+  for (int b = 0; b < kBuildings; ++b) s.bknow[b] = default_knowers(s, b, n);
+  for (auto item : d) {
+    const std::string k = as_text(item.first, "knowledge", 32);
+    if (k != "money" && k != "buildings") fail("knowledge." + k + ": unknown field (money, buildings)");
+  }
+  if (d.contains("money")) {
+    auto seq = as_seq(d["money"], "knowledge.money");
+    for (size_t i = 0; i < py::len(seq); ++i) {
+      const std::string f = at("knowledge.money", (int)i);
+      py::dict e = as_dict(seq[i], f);
+      for (const char* need : {"seat", "of", "cards"})
+        if (!e.contains(need)) fail(f + "." + need + ": missing");
+      const int o = seat_of(e["seat"], f + ".seat", n), q = seat_of(e["of"], f + ".of", n);
+      if (o == q) fail(f + ": a seat's own hand is not knowledge of another");
+      uint8_t c[kMoneyTypes];
+      money_of(e["cards"], f + ".cards", c);
+      for (int t = 0; t < kMoneyTypes; ++t) {
+        if (c[t] > 7) fail(f + ".cards: at most 7 known cards of one type");
+        if (c[t] > s.money[M_HAND0 + q][t]) fail(f + ".cards: more known cards than seat " + std::to_string(q) + "'s hand holds");
+        set_known_money(s, o, q, t, c[t]);
+      }
+    }
+  }
+  if (d.contains("buildings")) {
+    py::dict bs = as_dict(d["buildings"], "knowledge.buildings");
+    for (auto it : bs) {
+      const std::string f = "knowledge.buildings." + as_text(it.first, "knowledge.buildings", 16);
+      const int b = card_of(g, it.first, f);
+      py::dict e = as_dict(it.second, f);
+      uint8_t k = 0;
+      for (auto x : e) {
+        const std::string key = as_text(x.first, f, 32);
+        if (key == "known_to") {
+          auto seats = as_seq(x.second, f + ".known_to");
+          for (size_t i = 0; i < py::len(seats); ++i) k |= (uint8_t)(1u << seat_of(seats[i], at(f + ".known_to", (int)i), n));
+        } else if (key == "returns") {
+          const std::string r = as_text(x.second, f + ".returns", 16);
+          if (r != "face_up" && r != "drawn") fail(f + ".returns: face_up or drawn");
+          k |= (uint8_t)(kKnowGroup | (r == "face_up" ? kKnowFaceUp : 0));
+        } else {
+          fail(f + "." + key + ": unknown field (known_to, returns)");
+        }
+      }
+      s.bknow[b] = k;
+    }
+  }
+}
+
 State state_with_fields(const Game& g, const State& base, const py::dict& d) {
   const Edition& e = g.edition();
   const int n = g.num_players();
@@ -677,11 +775,13 @@ State state_with_fields(const Game& g, const State& base, const py::dict& d) {
     else if (key == "bank_work") s.bank_work = u8(v, key, 0, 15);
     else if (key == "bonus_unclaimed") s.bonus_unclaimed = final_goods(g, v, key);
     else if (key == "context") set_context(g, s, as_dict(v, key));
+    else if (key == "knowledge") continue;  // after the cards have their places
     else fail(key + ": unknown field (or not settable)");
   }
   for (int b = 0; b < kBuildings; ++b)
     if (s.bloc[b] == kUnplaced)
       fail(std::string("buildings: ") + e.building_ids[b] + " is in no place (list it in a hand, a row, a deck or the box)");
+  set_knowledge(g, s, d.contains("knowledge") ? as_dict(d["knowledge"], "knowledge") : py::dict());
   // Derived: a mill's slot in the box is 0 (the box is unordered); a row's mill stays at 128.
   const std::string err = g.validate(s);
   if (!err.empty()) fail(err);

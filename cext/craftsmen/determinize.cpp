@@ -123,6 +123,54 @@ int best_fill(const uint8_t* base, const uint8_t* avail, int extra, unsigned col
   return best[0][extra];
 }
 
+// The fill of `extra` places that meets `need` (counting the colours in `colours`) while taking
+// the least printed value, so that the claims after it keep the most: a DP over colours and
+// (places used, value reached capped at need). false when no fill meets the claim.
+bool cheapest_fill(const uint8_t* base, const uint8_t* avail, int extra, unsigned colours, int need, uint8_t* take) {
+  constexpr int kPlaces = 16, kNeed = 128, kInf = 1 << 20;
+  if (extra > kPlaces || need >= kNeed) return false;
+  static_assert(kValues == 3, "the fill enumerates three values per colour");
+  int cost[kColours + 1][kPlaces + 1][kNeed];
+  uint8_t from_k[kColours + 1][kPlaces + 1][kNeed], from_v[kColours + 1][kPlaces + 1][kNeed], pick[kColours + 1][kPlaces + 1][kNeed];
+  for (int c = 0; c <= kColours; ++c)
+    for (int k = 0; k <= extra; ++k)
+      for (int v = 0; v <= need; ++v) cost[c][k][v] = kInf;
+  cost[0][0][0] = 0;
+  for (int c = 0; c < kColours; ++c) {
+    const uint8_t* a = avail + c * kValues;
+    const uint8_t* h = base + c * kValues;
+    for (int x1 = 0; x1 <= a[0]; ++x1)
+      for (int x2 = 0; x2 <= a[1]; ++x2)
+        for (int x3 = 0; x3 <= a[2]; ++x3) {
+          const int j = x1 + x2 + x3;
+          if (j > extra) continue;
+          const int cnt = h[0] + h[1] + h[2] + j, sum = h[0] + 2 * h[1] + 3 * h[2] + x1 + 2 * x2 + 3 * x3;
+          const int val = (colours >> c & 1) ? (cnt <= 1 ? sum : std::max(sum, 5 * (cnt - 1))) : 0;
+          const int price = x1 + 2 * x2 + 3 * x3;
+          for (int k = 0; k + j <= extra; ++k)
+            for (int v = 0; v <= need; ++v) {
+              if (cost[c][k][v] >= kInf) continue;
+              const int nv = std::min(need, v + val);
+              if (cost[c][k][v] + price < cost[c + 1][k + j][nv]) {
+                cost[c + 1][k + j][nv] = cost[c][k][v] + price;
+                from_k[c + 1][k + j][nv] = (uint8_t)k;
+                from_v[c + 1][k + j][nv] = (uint8_t)v;
+                pick[c + 1][k + j][nv] = (uint8_t)(x1 | x2 << 3 | x3 << 6);
+              }
+            }
+        }
+  }
+  if (cost[kColours][extra][need] >= kInf) return false;
+  std::memset(take, 0, kMoneyTypes);
+  for (int c = kColours, k = extra, v = need; c > 0; --c) {
+    const uint8_t x = pick[c][k][v];
+    take[(c - 1) * kValues] = x & 7, take[(c - 1) * kValues + 1] = (x >> 3) & 7, take[(c - 1) * kValues + 2] = x >> 6;
+    const int pk = from_k[c][k][v], pv = from_v[c][k][v];
+    k = pk, v = pv;
+  }
+  return true;
+}
+
 }  // namespace
 
 bool Game::determinize(State& s, int seat, Rng& rng) const {
@@ -174,12 +222,14 @@ bool Game::determinize(State& s, int seat, Rng& rng) const {
   }
   if (!dealt) {
     // Constructive (§23): the constrained hands first, highest claim first, each taking its
-    // value-maximising fill; then every other order of them; the rest uniformly.
+    // value-maximising fill; then every other order of them; the rest uniformly. §23's fill can
+    // starve a later claim that a smaller fill would have left enough (two claims on the same
+    // colour): each order is tried a second time with the cheapest fill that meets each claim.
     int order[kMaxPlayers], m = 0;
     for (int q = 0; q < n_; ++q)
       if (q != seat && need[q] > 0) order[m++] = q;
     std::sort(order, order + m, [&](int a, int b) { return need[a] != need[b] ? need[a] > need[b] : a < b; });
-    do {
+    for (int pass = 0; pass < 2 && !dealt; ++pass) do {
       uint8_t left[kMoneyTypes];
       std::memcpy(left, avail, sizeof left);
       std::memcpy(hands, base, sizeof hands);
@@ -187,7 +237,8 @@ bool Game::determinize(State& s, int seat, Rng& rng) const {
       for (int i = 0; i < m && ok; ++i) {
         const int q = order[i];
         uint8_t take[kMoneyTypes];
-        ok = best_fill(base[q], left, places[q], colours[q], take) >= need[q];
+        ok = pass == 0 ? best_fill(base[q], left, places[q], colours[q], take) >= need[q]
+                       : cheapest_fill(base[q], left, places[q], colours[q], need[q], take);
         for (int t = 0; ok && t < kMoneyTypes; ++t) hands[q][t] = (uint8_t)(hands[q][t] + take[t]), left[t] = (uint8_t)(left[t] - take[t]);
       }
       if (!ok) continue;
@@ -205,7 +256,14 @@ bool Game::determinize(State& s, int seat, Rng& rng) const {
     } while (std::next_permutation(order, order + m, [&](int a, int b) {
       return need[a] != need[b] ? need[a] > need[b] : a < b;
     }) || false);
-    if (!dealt) return false;  // no deal meets the claims: the view is inconsistent
+    if (!dealt) {
+      // Still none: the hands as they are, if they meet the claims, are a deal (rare: two or
+      // more tight claims on the same cards); else the view is inconsistent.
+      for (int q = 0; q < n_; ++q) {
+        if (q != seat && !meets(q, s.money[M_HAND0 + q])) return false;
+        std::memcpy(hands[q], s.money[M_HAND0 + q], kMoneyTypes);
+      }
+    }
   }
   uint8_t deck[kMoneyTypes];
   std::memcpy(deck, avail, sizeof deck);

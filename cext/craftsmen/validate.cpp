@@ -201,6 +201,8 @@ std::string Game::validate(const State& s, bool resumed) const {
   }
   // The flow cursor must match the pending decision (bytes from outside could pair any two).
   const int eff = s.phase == P_LIMIT ? s.lim_saved : s.phase;
+  // ... and its seat: a limit discard (A23) interrupts whoever was to decide, at once.
+  const int actor = s.phase == P_LIMIT ? s.lim_actor : s.actor;
   const bool in_action = (eff >= P_WINDOW && eff <= P_LOAD && eff != P_DISCARD) ||
                          (eff == P_DISCARD && s.disc_after != A_FLOW) ||
                          (eff == P_CHANCE && s.ch_after != A_FLOW) || eff == P_PAY;
@@ -225,18 +227,18 @@ std::string Game::validate(const State& s, bool resumed) const {
         CHECK(s.turn_order[s.idx] == s.h_seat && s.h_space == kNoSeat, "flow: the acting virtual helper");
       }
     } else {
-      CHECK(s.idx < n && s.turn_order[s.idx] == s.actor, "flow: a stage window of another seat");
+      CHECK(s.idx < n && s.turn_order[s.idx] == actor, "flow: a stage window of another seat");
     }
   }
-  if (eff == P_MULLIGAN) CHECK(s.flow == F_MULLIGAN && s.idx < n && s.turn_order[s.idx] == s.actor, "flow: mulligan");
+  if (eff == P_MULLIGAN) CHECK(s.flow == F_MULLIGAN && s.idx < n && s.turn_order[s.idx] == actor, "flow: mulligan");
   if (eff == P_HELPER)
-    CHECK(s.flow == F_HELPER && !R.winter(s) && s.seat[s.actor].home > 0 && !s.seat[s.actor].passed, "flow: helper phase");
+    CHECK(s.flow == F_HELPER && !R.winter(s) && s.seat[actor].home > 0 && !s.seat[actor].passed, "flow: helper phase");
   if (eff == P_STACK || eff == P_STACK_PAY) CHECK(s.flow == F_HELPER && !R.winter(s), "flow: stacking");
-  if (eff == P_CONTRIB) CHECK(s.flow == F_CONTRIB && s.idx < n && s.turn_order[s.idx] == s.actor, "flow: contribution");
-  if (eff == P_DISCARD && s.disc_after == A_FLOW) CHECK(s.flow == F_ROUND_END && s.disc_seat == s.actor, "flow: end-of-round discard");
+  if (eff == P_CONTRIB) CHECK(s.flow == F_CONTRIB && s.idx < n && s.turn_order[s.idx] == actor, "flow: contribution");
+  if (eff == P_DISCARD && s.disc_after == A_FLOW) CHECK(s.flow == F_ROUND_END && s.disc_seat == actor, "flow: end-of-round discard");
   if (eff == P_CHANCE && s.ch_after == A_FLOW) CHECK(s.flow == F_MULLIGAN || s.flow == F_HELPER, "flow: a draw outside the setup or helper phase");
   if (eff == P_TERMINAL) CHECK(s.flow == F_NONE && s.year == 3, "flow: terminal");
-  if (eff == P_DISCARD) CHECK(s.disc_seat == s.actor && s.disc_left >= 1, "context: discard");
+  if (eff == P_DISCARD) CHECK(s.disc_seat == actor && s.disc_left >= 1, "context: discard");
   // Helpers: at home or on the board, 5 a seat.
   for (int q = 0; q < n; ++q) {
     int on = s.seat[q].home + ((eff == P_STACK || eff == P_STACK_PAY) && q == s.actor);  // disc in hand

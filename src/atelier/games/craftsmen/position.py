@@ -18,7 +18,7 @@ from .position_dump import FORMAT, TIERS, position_dict  # noqa: F401  (re-expor
 REQUIRED = ("year", "season", "phase", "flow", "actor", "turn_order", "seats", "display", "money_deck",
             "discard", "decks", "box", "guilds", "warehouse", "ships", "bank_priv", "bank_work",
             "bonus_unclaimed")
-OPTIONAL = ("order_track", "mayor", "neutral_supply", "context")
+OPTIONAL = ("order_track", "mayor", "neutral_supply", "context", "knowledge")
 TOP_KEYS = ("game", "format", "players", "age_rank", "viewpoint", "edition") + REQUIRED + OPTIONAL
 SEAT_REQUIRED = ("ap", "home", "money", "hand", "row")
 SEAT_DEFAULTS = {"passed": False, "market": 0, "priv_tokens": 0, "work_tokens": 0, "contributed": False,
@@ -140,6 +140,8 @@ def _fields(doc: dict, game) -> dict:
     f["order_track"] = doc.get("order_track", [])
     f["mayor"] = doc.get("mayor", {})
     f["context"] = _obj(doc.get("context", {}), "context")   # left out: the start's (no decision under way)
+    if "knowledge" in doc:   # left out: only what the places say (a hand known to its holder)
+        f["knowledge"] = _obj(doc["knowledge"], "knowledge")
     seats = _list(f["seats"], "seats")
     if len(seats) != n:
         _fail("seats", f"expected {n} entries, one per seat")

@@ -52,6 +52,9 @@ def position_dict(state, viewpoint=None) -> dict:
     doc["guilds"] = f["guilds"]
     doc.update({k: f[k] for k in ("warehouse", "ships", "neutral_supply", "bank_priv", "bank_work",
                                   "bonus_unclaimed", "context")})
+    know = f["knowledge"]
+    if know["money"] or know["buildings"]:   # beyond what the places say (docs/positions-craftsmen.md)
+        doc["knowledge"] = know
     if not is_default_json(game.edition_json):
         doc["edition"] = json.loads(game.edition_json)
     return doc
