@@ -1,5 +1,5 @@
 """The command line on Craftsmen: new, show, moves, apply (decisions and DRAW(..) outcomes),
-play with the search-free bots; the search commands refuse it in one line; bad positions and
+play, suggest (ISMCTS), endgame's refusal before the last winter; bad positions and
 moves are one `error:` line naming the field, exit code 2."""
 import copy
 import json
@@ -59,14 +59,25 @@ def test_play_with_random_and_greedy_bots():
     assert out["games"] == 2 and [s["bot"] for s in out["summary"]] == ["random", "greedy"]
 
 
-@pytest.mark.parametrize("args", [
-    ["suggest", "example:craftsmen-start"],
-    ["endgame", "example:craftsmen-start"],
-    ["bench", "--game", "craftsmen", "--games", 10],
-    ["play", "--game", "craftsmen", "--bots", "random,ismcts:10", "--games", 1],
-])
-def test_search_commands_refuse_craftsmen_in_one_line(args):
-    assert "does not handle Craftsmen" in one_error_line(run(*args))
+def test_suggest_searches_the_movers_view():
+    r = run("suggest", "example:craftsmen-start", "--iterations", 300, "--seed", 1, "--json")
+    assert r.exit_code == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["algorithm"] == "ismcts" and out["moves"]
+
+
+def test_endgame_refuses_before_the_last_winter_in_one_line():
+    assert "start at year 3's winter" in one_error_line(run("endgame", "example:craftsmen-start"))
+
+
+def test_play_ismcts_against_greedy():
+    r = run("play", "--game", "craftsmen", "--bots", "ismcts:10,greedy", "--games", 1, "--json")
+    assert r.exit_code == 0, r.stderr
+    assert json.loads(r.stdout)["games"] == 1
+
+
+def test_play_refuses_mcts_which_would_see_the_hidden_cards():
+    assert "use ismcts" in one_error_line(run("play", "--game", "craftsmen", "--bots", "mcts:10,greedy", "--games", 1))
 
 
 def test_bench_core_only_times_the_core():

@@ -17,7 +17,7 @@ import math
 from dataclasses import asdict, dataclass, field
 
 from .errors import InputError
-from .games import GAMES, check_search, ruleset
+from .games import GAMES, ruleset
 from .limits import check_seed
 from .solvers import make_bot
 
@@ -162,15 +162,10 @@ def play(game: str, bots: list[str], games: int = 100, seed: int = 0, threads: i
     made = [make_bot(b, threads=threads) for b in bots]
     rs = ruleset(game) if isinstance(game, str) and game.lower() in GAMES else None
     for bot in made:
-        if rs is not None and not getattr(rs, "SEARCH", True) and bot.kind not in rs.BOTS:
-            check_search(rs, f"bot '{bot.spec}'")
         if bot.kind == "mcts" and rs is not None and rs.HIDDEN_INFORMATION:
             # MCTS searches the full state it is given: it would play knowing every hand.
             raise InputError(f"bot '{bot.spec}': mcts would search the hidden parts of {rs.TITLE} "
                              f"(opponents' hands, the deck order); use ismcts, which sees only its seat's view")
-    # A ruleset the search does not know yet plays its search-free bots itself.
-    own = rs is not None and not getattr(rs, "SEARCH", True)
-    choose = (lambda bot, st, sd: rs.bot_move(bot.kind, st, sd)) if own else (lambda bot, st, sd: bot.choose(st, sd))
     start = new_state_factory(game, players, edition)
     text_of = _chance_text(game)
     t0 = time.perf_counter()
@@ -191,7 +186,7 @@ def play(game: str, bots: list[str], games: int = 100, seed: int = 0, threads: i
                     s.sample_chance(chance_seed)
             else:
                 seat = s.current_player
-                m = choose(made[seating[seat]], s, _mix(seed, block, rot, k, 2))
+                m = made[seating[seat]].choose(s, _mix(seed, block, rot, k, 2))
                 if keep_moves:
                     moves.append(s.move_to_string(m))
                 s.apply(m)

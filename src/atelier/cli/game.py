@@ -228,10 +228,6 @@ def bench(game, players, n_games, seed, core_only, as_json):
     iterations/s at the start and mid-game, thread speedup, expectimax nodes/s)."""
     from ..bench import bench as run_bench
 
-    rs = atelier.ruleset(game)
-    if not core_only and not getattr(rs, "SEARCH", True):
-        raise InputError(f"bench: the search does not handle {rs.TITLE} yet; --core-only times its rules core")
-
     result = run_bench(game, players=players, games=n_games, seed=seed, search=not core_only)
     if as_json:
         click.echo(strict_dumps({"format": "atelier.bench/1", **result}, indent=2))

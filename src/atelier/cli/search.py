@@ -7,11 +7,9 @@ import sys
 import click
 
 from ..errors import InputError
-from ..games import check_search
 from ..jsonfmt import strict_dumps
 from . import main
 from .errors import run_guarded
-from .game import ruleset_of
 from .options import (GAMES, ITERATIONS, MEMORY_MB, SECONDS, THREADS, TOP, Whole, edition_option,
                       json_option, read_position, seed_option)
 from .results import endgame_json, suggest_json, too_large_json
@@ -77,7 +75,6 @@ def suggest(pos, iterations, seconds, threads, seed, reward, memory_mb, algorith
     from .suggest_table import print_table
 
     state = read_position(pos, edition)
-    check_search(ruleset_of(state), "suggest")
     if ismcts:
         algorithm = "ismcts"
     if algorithm == "auto":
@@ -154,7 +151,6 @@ def endgame(pos, max_nodes, objective, paranoid, determinizations, seed, edition
     from .. import solvers
 
     state = read_position(pos, edition=edition)
-    check_search(ruleset_of(state), "endgame")
     viewpoint = getattr(state, "viewpoint", None)
     seat = state.current_player if viewpoint is None else viewpoint
     if (determinizations and seat >= 0 and state.current_player >= 0

@@ -16,11 +16,3 @@ def ruleset(name):
     if not isinstance(name, str) or name.lower() not in GAMES:
         raise InputError(f"game: unknown game {name!r} (known: {', '.join(GAMES)})")
     return importlib.import_module(f"{__name__}.{name.lower()}")
-
-
-def check_search(rs, what: str) -> None:
-    """Refuse, in one line, a search command on a ruleset the search does not know yet (a
-    ruleset says so with SEARCH = False) instead of failing deep inside the engine."""
-    if not getattr(rs, "SEARCH", True):
-        raise InputError(f"{what}: the search does not handle {rs.TITLE} positions yet "
-                         f"(new, show, moves, apply and play with {' or '.join(rs.BOTS)} bots do)")

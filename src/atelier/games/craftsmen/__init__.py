@@ -1,24 +1,19 @@
-"""Craftsmen (ST Games 2013): configuration (open), positions, rendering, the search-free bots.
+"""Craftsmen (ST Games 2013): configuration (open), positions, rendering.
 Rules live in C++ (cext/craftsmen); § numbers cite the Craftsmen rules reference."""
 from __future__ import annotations
-
-import random
 
 from ..._core import craftsmen as core
 from ...errors import InputError
 from .edition import load_edition
 from .position import position_dict, position_from_dict
+from .exact import bench_ismcts_position, endgame_refusal  # noqa: F401  (search hooks)
 from .render import show
 
-__all__ = ["open_game", "load_edition", "position_dict", "position_from_dict", "show", "bot_move", "chance_text"]
+__all__ = ["open_game", "load_edition", "position_dict", "position_from_dict", "show", "chance_text"]
 
 TITLE = "Craftsmen"
 CHANCE_PREFIXES = ("draw(",)   # a chance outcome in notation: DRAW(R2), DRAW(E11) (docs/notation.md)
 HIDDEN_INFORMATION = True      # hands and deck segments are hidden (rules §6.2)
-# The search (solvers/) does not know Craftsmen positions yet: suggest, endgame, bench and the
-# mcts/ismcts bots refuse it with one line; play uses bot_move for random and greedy.
-SEARCH = False
-BOTS = ("random", "greedy")
 
 
 def check_age_rank(age_rank, players: int):
@@ -52,17 +47,6 @@ def open_game(players: int = 2, seed: int = 0, edition=None, teams=None, age_ran
         raise InputError(str(exc)) from None
     game.seed = seed
     return game
-
-
-def bot_move(kind: str, state, seed: int) -> int:
-    """A move for the bots that need no search: `random` (uniform, per seed) or `greedy` (the
-    core's documented heuristic, docs/bots.md)."""
-    if kind == "greedy":
-        return state.greedy_move(seed)
-    if kind == "random":
-        return random.Random(seed).choice(state.legal_moves())
-    raise InputError(f"bot '{kind}': {TITLE} plays only with {', '.join(BOTS)} bots for now "
-                     f"(the search does not handle it yet)")
 
 
 def chance_text(before, after):
