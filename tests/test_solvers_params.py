@@ -180,7 +180,7 @@ def test_unknown_position_kind_is_refused():
 def test_kind_table_matches_the_rulesets_capsules():
     name_of = ctypes.PYFUNCTYPE(ctypes.c_char_p, ctypes.py_object)(("PyCapsule_GetName", ctypes.pythonapi))
     states = [atelier.load_position("example:inventors-mid"), dealt(2, 6, 2, 3, 1, 0),
-              atelier.open("leonardo", players=3, seed=1).start()]
+              atelier.open("leonardo", players=3, seed=1).start(), atelier.open("craftsmen", players=3, seed=1).start()]
     kinds = solvers.engine.position_kinds()
     assert sorted(name_of(s._capsule()).decode() for s in states) == sorted(kinds)
     assert all(size > 0 for size in kinds.values())

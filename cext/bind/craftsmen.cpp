@@ -236,6 +236,16 @@ void bind_craftsmen(py::module_& m) {
         for (int p = 0; p < g.num_players(); ++p) v.push_back(g.age_rank(p));
         return v;
       })
+      .def_property_readonly("building_pools", [](const Game& g) {
+        // Per building (building_ids order) the pool an unseen card of it belongs to (spec 6.2).
+        std::vector<std::string> out;
+        for (int b = 0; b < kBuildings; ++b) {
+          const BuildingData& d = g.edition().b[b];
+          out.push_back(d.tier == MILL ? "lumber_mill" : d.tier == BASIC ? "basic"
+                        : std::string(kTierNames[d.tier]) + (d.house ? "-house" : "-plain"));
+        }
+        return out;
+      }, "Per building, its pool: basic, extended-house/-plain, advanced-house/-plain (lumber_mill: never hidden).")
       .def_property_readonly("building_ids", [](const Game& g) {
         return std::vector<std::string>(g.edition().building_ids, g.edition().building_ids + kBuildings);
       })
@@ -258,6 +268,16 @@ void bind_craftsmen(py::module_& m) {
 
   py::class_<PyState, std::shared_ptr<PyState>>(m, "State")
       .def_property_readonly("game", [](const PyState& s) { return std::const_pointer_cast<Game>(s.game); })
+      .def_property("viewpoint", [](const PyState& s) -> py::object {
+        return s.viewpoint < 0 ? py::object(py::none()) : py::object(py::int_(s.viewpoint));
+      }, [](PyState& s, py::object v) {
+        if (v.is_none()) { s.viewpoint = -1; return; }
+        if (PyBool_Check(v.ptr()) || !PyLong_Check(v.ptr())) fail("viewpoint: expected a seat or None");
+        const long seat = v.cast<long>();
+        if (seat < 0 || seat >= s.game->num_players()) fail("viewpoint: out of range");
+        s.viewpoint = (int)seat;
+      }, "The seat whose viewpoint this state stands for (its hidden parts are a placeholder "
+         "deal), or None for a full position.")
       .def("clone", [](const PyState& s) { return std::make_shared<PyState>(s); })
       .def("__copy__", [](const PyState& s) { return std::make_shared<PyState>(s); })
       .def("__eq__", [](const PyState& a, py::object o) {
@@ -334,7 +354,9 @@ void bind_craftsmen(py::module_& m) {
       .def_static("from_bytes", &state_from_bytes, py::arg("game"), py::arg("data"))
       .def("fields", [](const PyState& s) { return state_fields(*s.game, s.pos.st); })
       .def("with_fields", [](const PyState& s, py::object d) {
-        return std::make_shared<PyState>(s.game, state_with_fields(*s.game, s.pos.st, atelier::bind::as_dict(d, "fields")));
+        auto out = std::make_shared<PyState>(s.game, state_with_fields(*s.game, s.pos.st, atelier::bind::as_dict(d, "fields")));
+        out->viewpoint = s.viewpoint;
+        return out;
       }, py::arg("fields"), "A copy with the given fields (as fields() writes them) replaced; validated.")
       .def("greedy_move", [](const PyState& s, uint64_t seed) {
         if (s.pos.is_chance() || s.pos.is_terminal()) fail("greedy_move: no decision pending");

@@ -18,12 +18,16 @@ namespace py = pybind11;
 struct PyState {
   std::shared_ptr<const Game> game;
   Position pos;
+  // The seat whose viewpoint (Craftsmen spec 6.2) this state was loaded from, or -1 for a full
+  // position: its hidden parts are then one placeholder deal, which the search and the position
+  // writer must not treat as known (docs/positions-craftsmen.md).
+  int viewpoint = -1;
 
   PyState(std::shared_ptr<const Game> g, const State& s) : game(std::move(g)) {
     pos.game = game.get();
     pos.st = s;
   }
-  PyState(const PyState& o) : game(o.game) {
+  PyState(const PyState& o) : game(o.game), viewpoint(o.viewpoint) {
     pos.game = game.get();
     pos.st = o.pos.st;
   }

@@ -178,8 +178,8 @@ def _fields(doc: dict, game) -> dict:
 
 
 def position_from_dict(doc, edition=None, seed=0):
-    """A core State from a format-1 position document; InputError names the bad field. (`seed`
-    is for the viewpoint format, which Craftsmen does not have yet.)"""
+    """A core State from a format-1 position document; InputError names the bad field. A
+    viewpoint's hidden parts are one deal from `seed` (its `viewpoint` is then set)."""
     doc = _obj(doc, "position")
     if doc.get("game") != "craftsmen":
         _fail("game", f"expected \"craftsmen\", got {json.dumps(doc.get('game'))}")
@@ -187,11 +187,22 @@ def position_from_dict(doc, edition=None, seed=0):
     fmt = doc.get("format", FORMAT)
     if type(fmt) is not int or fmt != FORMAT:
         _fail("format", f"unsupported format {json.dumps(doc.get('format'))} (this version reads {FORMAT})")
-    if doc.get("viewpoint") is not None:
-        # The place for one seat's view (rules §6.2): it needs the determinization of the
-        # hidden-information search, which is being written.
-        _fail("viewpoint", "not supported yet for craftsmen (give the full position, every hand and deck named)")
     game = game_for(doc, edition)
+    if doc.get("viewpoint") is not None:   # one seat's view (rules §6.2, view.py)
+        from .view import full_from_view
+
+        full, seat = full_from_view(doc, game, money_counts(edition_of(game)), seed)
+        state = _load(full, game)
+        try:
+            state.determinize(seat, seed)
+        except ValueError as exc:
+            raise InputError(f"viewpoint: {exc}") from None
+        state.viewpoint = seat
+        return state
+    return _load(doc, game)
+
+
+def _load(doc: dict, game):
     f = _fields(doc, game)
     ed = edition_of(game)
     _check_money(f, ed, game.players)

@@ -31,12 +31,28 @@ def _deck(deck: dict) -> dict:
 
 
 def position_dict(state, viewpoint=None) -> dict:
-    """The format-1 full position of a core State as a plain dict."""
-    if viewpoint is not None:
-        # The viewpoint format (one seat's view, rules §6.2) comes with the hidden-information
-        # search; until then only full positions are written.
-        raise InputError("viewpoint: not supported yet for craftsmen (write the full position)")
+    """The format-1 position of a core State as a plain dict; with `viewpoint` a seat, only what
+    that seat knows (rules §6.2, view.py). A state loaded from a viewpoint is always written as
+    that viewpoint: its hidden parts are a placeholder deal, not knowledge."""
     game, f = state.game, state.fields()
+    n = game.players
+    own = getattr(state, "viewpoint", None)
+    if viewpoint is None:
+        viewpoint = own
+    elif isinstance(viewpoint, bool) or not isinstance(viewpoint, int) or not 0 <= viewpoint < n:
+        raise InputError(f"viewpoint: expected a seat 0..{n - 1}, got {viewpoint!r}")
+    elif own is not None and viewpoint != own:
+        raise InputError(f"viewpoint: this position is seat {own}'s view; it cannot show "
+                         f"seat {viewpoint}'s (its hidden parts are a sample)")
+    doc = _full(game, f)
+    if viewpoint is not None:
+        from .view import view_dict
+
+        doc = view_dict(doc, f, viewpoint, dict(zip(game.building_ids, game.building_pools)))
+    return doc
+
+
+def _full(game, f: dict) -> dict:
     n = game.players
     doc = {"game": "craftsmen", "format": FORMAT, "players": n, "age_rank": list(game.age_rank)}
     doc.update({k: f[k] for k in ("year", "season", "phase", "flow", "actor", "turn_order", "order_track")})
