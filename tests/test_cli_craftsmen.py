@@ -142,7 +142,7 @@ def test_show_draws_every_phase_with_every_card_in_place():
         k += 1
 
 
-def test_a_bad_edition_and_a_viewpoint_are_one_line(tmp_path):
+def test_a_bad_edition_and_another_seats_view_are_one_line(tmp_path):
     from atelier.games.craftsmen.edition import default_edition
 
     ed = json.loads(json.dumps(default_edition()))
@@ -150,7 +150,39 @@ def test_a_bad_edition_and_a_viewpoint_are_one_line(tmp_path):
     path = tmp_path / "ed.json"
     path.write_text(json.dumps(ed))
     assert "edition: ships: " in one_error_line(run("new", "craftsmen", "--edition", path))
-    assert "viewpoint: not supported yet for craftsmen" in one_error_line(
-        run("view", "example:craftsmen-start", "--seat", 0))
+    assert "seat 3's view; it cannot show seat 0's" in one_error_line(
+        run("view", "example:craftsmen-auction", "--seat", 0))
     assert "--age-rank" in one_error_line(run("new", "craftsmen", "--age-rank", "a,b"))
     assert "age_rank: expected a permutation" in one_error_line(run("new", "craftsmen", "--age-rank", "0,0"))
+
+
+EXAMPLES = ["craftsmen-start", "craftsmen-year2-spring", "craftsmen-auction", "craftsmen-year2-craft", "craftsmen-winter"]
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_every_command_on_every_craftsmen_example(name):
+    """No command meets a Craftsmen example with anything but an answer or one error line."""
+    pos = f"example:{name}"
+    s = atelier.load_position(pos)
+    runs = [("show",), ("show", "--json"), ("moves",), ("moves", "--json"), ("view", "--seat", "1"),
+            ("view", "--seat", "1", "--board"), ("apply", "--seed", "3", s.move_to_string(s.legal_moves()[0])),
+            ("suggest", "--iterations", "200", "--json"), ("endgame", "--max-nodes", "20000", "--json")]
+    for args in runs:
+        r = run(args[0], pos, *args[1:])
+        assert "Traceback" not in r.stdout + r.stderr, (args, r.stderr)
+        if r.exit_code == 2:
+            one_error_line(r)
+        else:
+            assert r.exit_code in (0, 3), (args, r.exit_code, r.stderr)
+
+
+def test_the_winter_example_solves_exactly_from_its_view():
+    r = run("endgame", "example:craftsmen-winter", "--determinizations", 3, "--json")
+    assert r.exit_code == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["viewpoint"] == 1 and out["moves"]
+
+
+def test_a_view_shows_no_hidden_money_value():
+    r = run("show", "example:craftsmen-auction")
+    assert r.exit_code == 0 and "unseen" in r.stdout

@@ -122,8 +122,8 @@ def test_bad_positions_name_their_field():
     rejected(d, match=r"^decks\.advanced: missing")
 
     d = copy.deepcopy(doc)
-    d["viewpoint"] = 0
-    rejected(d, match=r"^viewpoint: not supported yet for craftsmen")
+    d["viewpoint"] = 0   # a full position marked as a view: its money deck must be a count
+    rejected(d, match=r"^money_deck: a viewpoint writes the money deck as")
 
     d = copy.deepcopy(doc)
     d["format"] = 2

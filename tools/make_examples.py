@@ -115,6 +115,26 @@ def crafting(state) -> bool:
     return f["year"] == 2 and f["phase"] == "CRAFT" and filled >= 3
 
 
+def spring_guilds(state) -> bool:
+    # Year 2's spring, the guild phase under way: the Architects with a building card to build.
+    f = state.fields()
+    return f["year"] == 2 and f["season"] == 0 and f["phase"] == "BUILD1"
+
+
+def craftsmen_auction(state) -> bool:
+    # A Notary auction with a raise already made: the next bidder's view bounds the bidders' hands.
+    f = state.fields()
+    return f["phase"] == "BID" and f["context"]["auction_raised"] and \
+        state.hand_value(state.current_player) > f["context"]["auction_high"] + 1
+
+
+def last_winter(state) -> bool:
+    # Year 3's winter, the Craftsmen stage, the second seat's action: small enough to solve exactly.
+    f = state.fields()
+    c = f["context"]
+    return f["year"] == 3 and f["season"] == 3 and f["phase"] == "CRAFT" and c["stage"] == 3 and c["index"] == 1
+
+
 def view(state):
     """The position as the seat to move sees it (a viewpoint)."""
     return atelier.load_position(atelier.position_dict(state, viewpoint=state.current_player))
@@ -145,13 +165,17 @@ def main() -> None:
 
     craftsmen = {
         "craftsmen-start": atelier.open("craftsmen", players=3, seed=1).start(),
+        "craftsmen-year2-spring": first(4, spring_guilds, greedy_until("craftsmen"), range(1, 500)),
+        "craftsmen-auction": view(first(4, craftsmen_auction, greedy_until("craftsmen"), range(1, 500))),
         "craftsmen-year2-craft": first(4, crafting, greedy_until("craftsmen"), range(1, 500)),
+        "craftsmen-winter": view(first(3, last_winter, greedy_until("craftsmen"), range(1, 500))),
     }
     for name, state in craftsmen.items():
         (OUT / f"{name}.json").write_text(atelier.dump_position(state), encoding="utf-8")
         f = state.fields()
         print(f"wrote {name}: year {f['year']} season {f['season']} phase {f['phase']}, "
-              f"seat {state.current_player} to move")
+              f"seat {state.current_player} to move"
+              + (f", seat {state.viewpoint}'s view" if state.viewpoint is not None else ""))
 
 
 if __name__ == "__main__":

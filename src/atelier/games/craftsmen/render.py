@@ -118,10 +118,18 @@ def _seat(state, p, seat, ed_cards, names) -> list:
     return [
         Text(f"seat {p} · {seat['ap']} AP · helpers at home {seat['home']} · {tokens} · market "
              f"{seat['market']} cubes · supply {seat['supply']} cubes{flags}{bonus}", style=style or "underline"),
-        Text(f"  money ({sum(seat['money'].values())} cards, value {state.hand_value(p)}): {_money(seat['money'])}"),
+        _money_line(state, p, seat),
         Text(f"  hand: {_cards(seat['hand'], names)}"),
         Text(f"  row: {_row(seat, ed_cards, names)}"),
     ]
+
+
+def _money_line(state, p, seat) -> Text:
+    if "money_unseen" in seat:   # a viewpoint: the cards the seat knows of, and how many it does not
+        unseen = seat["money_unseen"]
+        known = _money(seat["money"]) if seat["money"] else "none known"
+        return Text(f"  money ({sum(seat['money'].values()) + unseen} cards, {unseen} unseen): {known}")
+    return Text(f"  money ({sum(seat['money'].values())} cards, value {state.hand_value(p)}): {_money(seat['money'])}")
 
 
 def show(state, width: int = 110, color: bool = False) -> str:

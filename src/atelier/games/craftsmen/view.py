@@ -42,8 +42,11 @@ def view_dict(full: dict, f: dict, seat: int, pools: dict) -> dict:
     """Seat `seat`'s view of the full position document `full` (fields `f`, pools by card id)."""
     n = len(f["seats"])
     money, special = _knowers(f, n)
-    doc = copy.deepcopy(full)
-    doc["viewpoint"] = seat
+    doc = {}
+    for k, v in copy.deepcopy(full).items():   # the seat right after the table's size
+        doc[k] = v
+        if k == "age_rank":
+            doc["viewpoint"] = seat
 
     def seen(card, holder=None):
         e = special.get(card)
