@@ -148,7 +148,8 @@ def core_guilds(st, f, ghosts):
     off their Town Hall space (`ghosts`: the core leaves them there until 11.1)."""
     guilds = [[list(sp) for sp in gd] for gd in f["guilds"]]
     if f["phase"] == "STACK_PAY":
-        guilds[byte(st, "stack_guild")][byte(st, "stack_space")][1] = {"seat": f["actor"], "privileged": False}
+        disc = {"seat": f["actor"], "privileged": False}
+        guilds[byte(st, "stack_guild")][byte(st, "stack_space")][1] = disc
     for space, layer in ghosts:
         guilds[5][space][layer] = None
     return guilds
@@ -196,8 +197,30 @@ def core_view(st, ghosts=()):
         "decks": decks, "box": sorted(f["box"]), "guilds": core_guilds(st, f, ghosts), "warehouse": wh,
         "ships": ships, "neutral_supply": f["neutral_supply"], "bank_priv": f["bank_priv"],
         "bank_work": f["bank_work"], "bonus_unclaimed": sorted(f["bonus_unclaimed"]),
-        "scores": list(st.scores()),
+        "scores": list(st.scores()), "context": core_context(f),
     }
+
+
+def core_context(f):
+    """The pending decision's numbers: a payment's amount, the work points left, the auction."""
+    ph, c, n = f["phase"], f["context"], len(f["seats"])
+    out = {"pay": c["pay_amount"] if ph == "PAY" else None,
+           "wp": c["wp"] if ph == "CRAFT" else None, "auction": None}
+    if ph in ("BID", "MAYOR_BID"):
+        bids = {q: b for q, b in enumerate(c["auction_max_bids"][:n]) if b}
+        out["auction"] = [c["auction_card"], c["auction_high"], c["auction_bidder"], bids]
+    return out
+
+
+def model_context(s):
+    top = s["stack"][-1] if s["stack"] else {}
+    a = s["auction"]
+    out = {"pay": top["amount"] if top.get("op") == "pay_dec" else None,
+           "wp": top["pool"] if top.get("op") == "craft_dec" else None, "auction": None}
+    if top.get("op") in ("bid_dec", "mayor_dec"):  # the core holds the mayor's bid as the high
+        high = a["mayor"] if top["op"] == "mayor_dec" else a["high"]
+        out["auction"] = [a["card"], high, a["high_bidder"], dict(sorted(a["bids"].items()))]
+    return out
 
 
 def model_phase(s):
@@ -214,7 +237,8 @@ def model_view(s):
     look = s["act"]["look"] if s["act"] else None
     stacking = [fr["seat"] for fr in s["stack"][-1:] if fr["op"] == "stack_dec"]
     seats = [{
-        "ap": s["ap"][p], "home": s["home"][p] - (p in stacking), "passed": s["passed"][p], "market": s["market"][p],
+        "ap": s["ap"][p], "home": s["home"][p] - (p in stacking), "passed": s["passed"][p],
+        "market": s["market"][p],
         "priv": s["priv_tokens"][p], "work": s["work_tokens"][p], "supply": s["supply"][p],
         "contributed": s["contributed"][p], "bonus": sorted(s["bonus"][p]),
         "money": counts_dict(s["money"][p]), "hand": sorted(s["hand"][p]), "row": list(s["row"][p]),
@@ -229,8 +253,8 @@ def model_view(s):
         pool = look["drawn"] + look["returning"] if here else []
         decks[t] = common_deck(s["faceup"][t], pool, d["top"], d["seg"], d["bottom"], here and before_keep)
     md = s["money_deck"]
-    ships = [{row["product"]: (list(slots) + [None, None])[:2] for row, slots in zip(sh["rows"], s["ships"][k])}
-             for k, sh in enumerate(ED.ships)]
+    ships = [{row["product"]: (list(slots) + [None, None])[:2]
+              for row, slots in zip(sh["rows"], s["ships"][k])} for k, sh in enumerate(ED.ships)]
     return {
         "phase": op, "actor": actor, "year": s["year"], "season": s["season"],
         "turn_order": list(s["turn_order"]), **model_order(s), "seats": seats,
@@ -242,7 +266,7 @@ def model_view(s):
         "warehouse": {g: list(v) for g, v in s["warehouse"].items()}, "ships": ships,
         "neutral_supply": s["neutral_supply"], "bank_priv": s["bank_priv"],
         "bank_work": s["bank_work"], "bonus_unclaimed": sorted(s["bonus_unclaimed"]),
-        "scores": [x["total"] for x in M.scores(s)],
+        "scores": [x["total"] for x in M.scores(s)], "context": model_context(s),
     }
 
 
@@ -275,7 +299,8 @@ class Context:
         self.moves = []
 
     def __str__(self):
-        return f"n={self.n} age_rank={self.age} seed={self.seed}, {len(self.moves)} moves: {' '.join(self.moves)}"
+        return (f"n={self.n} age_rank={self.age} seed={self.seed}, "
+                f"{len(self.moves)} moves: {' '.join(self.moves)}")
 
 
 LIMIT_KEYS = ("phase", "actor", "display", "discard", "money_deck")
