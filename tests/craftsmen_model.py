@@ -5,8 +5,8 @@ Later tests compare a C++ core with it move list by move list and successor by s
 Public surface
 * ``Edition(data)`` / ``load_edition(path)``      the edition (§3), numbers read from ``constants``.
 * ``setup(edition, players, options, rng)``       §4 (deals sampled with ``rng``, 4.2 allows it).
-* ``legal_moves(s)``   move tuples (``legal_texts(s)``: their notation), canonical order: names by first appearance in §18.3 (``NAMES``), then the
-                       argument text compared as strings (§23 "Order of multiset arguments").
+* ``legal_moves(s)``   move tuples (``legal_texts(s)``: their notation), canonical order:
+                       names by ``ORDER`` (§18.3 rows), then arguments ascending (``_arg_key``).
 * ``apply(s, move)``   a new state; ``move`` a tuple or notation text (§18).
 * ``chance_outcomes(s)`` / ``apply_chance(s, outcome)``  §6.4, §15 (Fractions count/size).
 * ``move_to_string(m)`` / ``parse_move(s, text)``  §18.
@@ -55,7 +55,7 @@ ROMAN = ["I", "II", "III", "IV", "V", "VI"]
 TIERS = ["basic", "extended", "advanced"]
 NEUTRAL = "N"
 
-# §18.3 names in order of first appearance: the first key of the canonical order (§23).
+# §18.3 names in order of first appearance (the order is ORDER below).
 NAMES = ["KEEP", "SWAP_BASIC", "SWAP_EXTENDED", "SWAP_MILL", "PASS", "PLACE", "STACK",
          "PAY_CARD", "PAY_AP", "WORK_TOKEN", "END", "SKIP", "TAKE_FACEUP", "TAKE_DECK", "STOP",
          "PRIVILEGE", "NO_PRIVILEGE", "DISCARD", "BUILD", "DONE", "PAY", "LOOK", "BUY",
