@@ -190,3 +190,23 @@ class Edit:
 
     def state(self):
         return C.State.from_bytes(self.g, bytes(self.b))
+
+
+def perft(st, depth, chance=False):
+    """Leaves below `st` at `depth` plies. chance=False counts as the Leonardo and Inventors
+    perft: a chance node or the end is one leaf. chance=True expands a chance node over its
+    outcomes, each outcome one ply like a move (tools/make_perft_craftsmen.py writes both)."""
+    if depth == 0 or st.is_terminal() or (st.is_chance() and not chance):
+        return 1
+    moves = [m for m, _p, _t in st.chance_outcomes()] if st.is_chance() else st.legal_moves()
+    if depth == 1:
+        return len(moves)
+    return sum(perft(st.child(m), depth - 1, chance) for m in moves)
+
+
+def replay(g, seed, prefix):
+    """Game.start(seed) then the notation texts of `prefix` (draws written DRAW(..) too)."""
+    st = g.start(seed)
+    for text in prefix:
+        st.apply(st.parse_move(text))
+    return st

@@ -5,8 +5,8 @@ Later tests compare a C++ core with it move list by move list and successor by s
 Public surface
 * ``Edition(data)`` / ``load_edition(path)``      the edition (§3), numbers read from ``constants``.
 * ``setup(edition, players, options, rng)``       §4 (deals sampled with ``rng``, 4.2 allows it).
-* ``legal_moves(s)``   move tuples (``legal_texts(s)``: their notation), canonical order: names by first appearance in §18.3 (``NAMES``), then the
-                       argument text compared as strings (§23 "Order of multiset arguments").
+* ``legal_moves(s)``   move tuples (``legal_texts(s)``: their notation), canonical order:
+                       names by ``ORDER`` (§18.3 rows), then arguments ascending (``_arg_key``).
 * ``apply(s, move)``   a new state; ``move`` a tuple or notation text (§18).
 * ``chance_outcomes(s)`` / ``apply_chance(s, outcome)``  §6.4, §15 (Fractions count/size).
 * ``move_to_string(m)`` / ``parse_move(s, text)``  §18.
@@ -22,10 +22,12 @@ Money is held as counts per type (index t over ``ed.types``, colour order P G B 
 value); a money deck's segments hold type indices, a building deck's segments card ids.
 
 Readings of points the spec leaves open (a core may read them differently; see the report):
-* order: one name rank for all decisions (first appearance in §18.3: WORK_TOKEN, END before
-  PRODUCE; SKIP before TAKE_FACEUP, BUILD, LOOK, PURCHASE, TAKE_PRIVILEGE; DONE before LOOK;
-  DECLINE before CONTRIBUTE); the argument text compared as a plain string for every name
-  (B1 < G1 < P1 < R1, BID(10) < BID(8), ICON(..) < MARKET < WAREHOUSE, BOTTOM < TOP).
+* order: §23 leaves the canonical order to the implementation, which documents it; this model
+  follows the project's docs/notation.md: within a decision the order of its §18.3 row (SKIP,
+  DONE, WORK_TOKEN, END, DECLINE after the rest), then arguments ascending (cards in edition
+  order, money types P1..R3, numbers by value, TOP < BOTTOM; multisets by their text as
+  strings). An earlier reading (first appearance in §18.3, every argument as a string) differed
+  from the core in most decisions.
 * forced one-move decisions are still decisions (SEND, PAY, KEEP of a small pool, STOP, DROP,
   DECLINE without four colours, END at pool 0 with a token and nothing to do); a decision with no
   move besides DONE after a Notary deal is not offered (no LOOK legal).
@@ -53,7 +55,7 @@ ROMAN = ["I", "II", "III", "IV", "V", "VI"]
 TIERS = ["basic", "extended", "advanced"]
 NEUTRAL = "N"
 
-# §18.3 names in order of first appearance: the first key of the canonical order (§23).
+# §18.3 names in order of first appearance (the order is ORDER below).
 NAMES = ["KEEP", "SWAP_BASIC", "SWAP_EXTENDED", "SWAP_MILL", "PASS", "PLACE", "STACK",
          "PAY_CARD", "PAY_AP", "WORK_TOKEN", "END", "SKIP", "TAKE_FACEUP", "TAKE_DECK", "STOP",
          "PRIVILEGE", "NO_PRIVILEGE", "DISCARD", "BUILD", "DONE", "PAY", "LOOK", "BUY",
@@ -61,7 +63,12 @@ NAMES = ["KEEP", "SWAP_BASIC", "SWAP_EXTENDED", "SWAP_MILL", "PASS", "PLACE", "S
          "DECLINE", "TAKE_PRIVILEGE", "TAKE_WORK", "ORDER_CHANGE", "PRODUCE", "PRODUCE2",
          "TRADE", "MAKE", "SEND", "REWARD", "REWARD_DECK", "LOAD", "LOAD_BRIBE", "LOSE",
          "CONTRIBUTE"]
-RANK = {x: i for i, x in enumerate(NAMES)}
+# The canonical order (§23; the project fixes it in docs/notation.md): within a decision, the
+# order of its row in §18.3. One global rank serves every row: the names that end rows (SKIP,
+# DONE, WORK_TOKEN, END, DECLINE) come after every name they share a decision with.
+LAST = ["SKIP", "DONE", "WORK_TOKEN", "END", "DECLINE"]
+ORDER = [x for x in NAMES if x not in LAST] + LAST
+RANK = {x: i for i, x in enumerate(ORDER)}
 # Argument kinds per name (§18.2); KEEP is variadic (0 = mulligan, 1-2 cards = Notary look).
 SIG = {"SWAP_BASIC": "c", "SWAP_EXTENDED": "c", "SWAP_MILL": "c", "PLACE": "g", "STACK": "i",
        "PAY_CARD": "t", "TAKE_FACEUP": "t", "DISCARD": "t", "BUILD": "cs", "PAY": "m",
@@ -106,6 +113,7 @@ class Edition:
                                        "output": c["output"], "ap": c["ap"],
                                        "house": bool(c["house"]), "name": c.get("name", "")}
         self.lower_id = {i.lower(): i for i in self.cards}
+        self.card_rank = {i: r for r, i in enumerate(self.cards)}  # edition order L, B, E, A
         pairs = sorted({(self.colours.index(m["colour"]), m["value"]) for m in data["money_cards"]})
         self.types = [self.initial[self.colours[c]] + str(v) for c, v in pairs]
         self.tcol = [self.colours[c] for c, _ in pairs]
@@ -211,9 +219,47 @@ def move_to_string(m) -> str:
     return f"{m[0]}({_args_text(m)})"
 
 
-def _sort_moves(moves):
-    """§23: names in §18.3 order, then argument text compared as strings; no duplicates."""
-    return sorted(set(moves), key=lambda m: (RANK[m[0]], _args_text(m)))
+def _arg_key(ed, kind, a):
+    """An argument's place in "arguments ascending" (docs/notation.md): cards and products in
+    edition order, money types P1..R3, numbers by value, L < R, TOP < BOTTOM, tiers basic <
+    extended < advanced; multisets by their canonical text compared as strings (§23)."""
+    if kind == "c":
+        return ed.card_rank[a]
+    if kind == "t":
+        return ed.tindex[a]
+    if kind == "m":
+        return "+".join(a)
+    if kind == "g":
+        return ROMAN.index(a)
+    if kind == "s":
+        return "LR".index(a)
+    if kind == "e":
+        return ("TOP", "BOTTOM").index(a)
+    if kind == "T":
+        return TIERS.index(a)
+    if kind == "p":
+        return ed.products.index(a)
+    if kind == "d":  # SEND(MARKET), SEND(ICON(card,product))..., SEND(WAREHOUSE)
+        if a == "MARKET":
+            return (0,)
+        if a == "WAREHOUSE":
+            return (2,)
+        return (1, ed.card_rank[a[1]], ed.products.index(a[2]))
+    return a
+
+
+def _sort_key(ed, m):
+    name = m[0]
+    if name == "KEEP":
+        args = tuple(_arg_key(ed, "c", a) for a in m[1:])
+    else:
+        args = tuple(_arg_key(ed, k, a) for k, a in zip(SIG.get(name, ""), m[1:]))
+    return (RANK[name], args)
+
+
+def _sort_moves(ed, moves):
+    """§23: names in §18.3 row order (ORDER), then arguments ascending; no duplicates."""
+    return sorted(set(moves), key=lambda m: _sort_key(ed, m))
 
 
 def _split_top(text):
@@ -460,7 +506,7 @@ def legal_moves(g) -> list[tuple]:
     if phase(g) != "decision":
         return []
     f = g["stack"][-1]
-    return _sort_moves(DECISIONS[f["op"]][0](g, f))
+    return _sort_moves(g["ed"], DECISIONS[f["op"]][0](g, f))
 
 
 def legal_texts(g) -> list[str]:
