@@ -12,7 +12,8 @@ namespace atelier::craftsmen {
 // The 10-card limit (A23) is checked whenever a step ends, except inside a Banker action
 // before its own discards (Craftsmen spec 7.3, Craftsmen §23): draws, the privilege choice and those discards.
 static bool in_banker_sequence(const State& s) {
-  if (s.phase == P_BANK_PRIV) return true;
+  // From the first face-up take to the action's own discards (§7.3, §23 "Banker order").
+  if (s.phase == P_BANK2 || s.phase == P_BANK_PRIV) return true;
   if (s.phase == P_DISCARD && s.disc_after == A_BANK_DISCARD_DONE) return true;
   if (s.phase == P_CHANCE && s.ch_after == A_BANK_PRIV) return true;
   return false;
