@@ -174,6 +174,9 @@ def test_every_command_on_every_craftsmen_example(name):
             one_error_line(r)
         else:
             assert r.exit_code in (0, 3), (args, r.exit_code, r.stderr)
+    detail = json.loads(run("show", pos, "--json").stdout)["score_detail"]
+    assert [d["total"] for d in detail] == list(s.scores()) == [d["ap"] for d in detail]
+    assert sorted(d["turn_position"] for d in detail) == list(range(len(detail)))
 
 
 def test_the_winter_example_solves_exactly_from_its_view():

@@ -323,6 +323,29 @@ void bind_craftsmen(py::module_& m) {
         s.pos.scores(buf);
         return std::vector<int>(buf, buf + s.game->num_players());
       })
+      .def("score_detail", [](const PyState& s, int seat) {
+        if (seat < 0 || seat >= s.game->num_players()) fail("seat: out of range");
+        // The score is the AP track (bonus tokens are added to it at the end of year 3, spec 14);
+        // the ranking's tie-breaks follow it: money cards in hand, then the later seat in the
+        // final turn order (A19).
+        const State& st = s.pos.st;
+        const Edition& e = s.game->edition();
+        py::dict d;
+        d["ap"] = (int)st.seat[seat].ap;
+        std::vector<std::string> bonus;
+        int bonus_ap = 0;
+        for (int f = 0; f < kFinal; ++f)
+          if (st.seat[seat].bonus & (1u << f)) bonus.push_back(e.product_names[kRaw + kSemi + f]), bonus_ap += e.bonus_ap[f];
+        d["bonus_tokens"] = bonus;
+        d["bonus_token_ap"] = bonus_ap;  // counted in ap once year 3 has ended
+        d["money_cards"] = s.game->hand_size(st, seat);
+        int pos = 0;
+        for (int i = 0; i < s.game->num_players(); ++i)
+          if (st.turn_order[i] == seat) pos = i;
+        d["turn_position"] = pos;
+        d["total"] = (int)st.seat[seat].ap;
+        return d;
+      }, py::arg("seat"), "The score of `seat` and its tie-breaks (spec 14).")
       .def("ranking", [](const PyState& s) {
         int buf[atelier::kMaxPlayers];
         s.game->ranking(s.pos.st, buf);

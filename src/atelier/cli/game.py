@@ -120,8 +120,7 @@ def show_json(state) -> dict:
     return {"format": "atelier.show/1", "player": state.current_player,
             "chance": state.is_chance(), "terminal": state.is_terminal(),
             "scores": list(state.scores()),
-            # Craftsmen's core has no score breakdown (yet): null there.
-            "score_detail": [state.score_detail(p) for p in range(n)] if hasattr(state, "score_detail") else None,
+            "score_detail": [state.score_detail(p) for p in range(n)],
             "winners": _winners(state) if state.is_terminal() else None,
             "position": atelier.position_dict(state)}
 
