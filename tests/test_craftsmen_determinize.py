@@ -177,3 +177,31 @@ def test_tight_competing_claims_still_get_uniform_style_deals():
                         assert d.hand_value(q) >= raw[off + q]
                 hands.add(d.to_bytes())
             assert len(hands) > 1 or seat == case["seat"]
+
+
+@pytest.mark.parametrize("players,seed", [(2, 21), (4, 22)])
+def test_draw_frequencies_match_the_outcome_probabilities(players, seed):
+    """§15: sample_chance draws each outcome with count / segment size (chi-square, fixed seed),
+    at a money draw and at a building draw."""
+    kinds = set()
+    for st in states(players, seed, every=1):
+        if not st.is_chance():
+            continue
+        outs = st.chance_outcomes()
+        kind = "money" if outs[0][2].startswith("DRAW(") and outs[0][2][5] in "PGBR" and len(outs[0][2]) == 8 else "building"
+        if kind in kinds or len(outs) < 4:
+            continue
+        kinds.add(kind)
+        n = 4000
+        counts = Counter()
+        for k in range(n):
+            d = st.clone()
+            d.sample_chance(7000 + k)
+            counts[next(t for m, p, t in outs if st.child(m).to_bytes() == d.to_bytes())] += 1
+        expected = {t: n * p for _, p, t in outs}
+        dof = len(expected) - 1
+        limit = CHI2_999.get(dof) or dof + 4 * (2 * dof) ** 0.5
+        assert chi_square(counts, expected) < limit, (kind, counts)
+        if len(kinds) == 2:
+            return
+    pytest.fail(f"only {kinds} draws met")

@@ -104,3 +104,16 @@ def test_search_and_apply_from_a_view():
     assert r.best_text in [st.move_to_string(m) for m in st.legal_moves()]
     nxt = atelier.apply_in_view(st, r.best_text)
     assert nxt.viewpoint == st.viewpoint
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_viewpoint_and_full_json_round_trips_many(players):
+    """JSON round trips, full and every seat's view, at every 5th state of 50 games."""
+    for seed in range(100, 150):
+        for k, st in states(players, seed, every=5):
+            assert atelier.load_position(atelier.dump_position(st)) == st
+            for s in range(players):
+                doc = atelier.position_dict(st, viewpoint=s)
+                back = atelier.load_position(json.dumps(doc), seed=k)
+                assert back.infoset_key(s) == st.infoset_key(s) and atelier.position_dict(back) == doc
