@@ -131,7 +131,8 @@ bool cheapest_fill(const uint8_t* base, const uint8_t* avail, int extra, unsigne
   if (extra > kPlaces || need >= kNeed) return false;
   static_assert(kValues == 3, "the fill enumerates three values per colour");
   int cost[kColours + 1][kPlaces + 1][kNeed];
-  uint8_t from_k[kColours + 1][kPlaces + 1][kNeed], from_v[kColours + 1][kPlaces + 1][kNeed], pick[kColours + 1][kPlaces + 1][kNeed];
+  uint8_t from_k[kColours + 1][kPlaces + 1][kNeed], from_v[kColours + 1][kPlaces + 1][kNeed];
+  uint16_t pick[kColours + 1][kPlaces + 1][kNeed];  // the counts of values 1, 2, 3 taken, 3 bits each
   for (int c = 0; c <= kColours; ++c)
     for (int k = 0; k <= extra; ++k)
       for (int v = 0; v <= need; ++v) cost[c][k][v] = kInf;
@@ -139,9 +140,10 @@ bool cheapest_fill(const uint8_t* base, const uint8_t* avail, int extra, unsigne
   for (int c = 0; c < kColours; ++c) {
     const uint8_t* a = avail + c * kValues;
     const uint8_t* h = base + c * kValues;
-    for (int x1 = 0; x1 <= a[0]; ++x1)
-      for (int x2 = 0; x2 <= a[1]; ++x2)
-        for (int x3 = 0; x3 <= a[2]; ++x3) {
+    const int m1 = std::min<int>(a[0], 7), m2 = std::min<int>(a[1], 7), m3 = std::min<int>(a[2], 7);
+    for (int x1 = 0; x1 <= m1; ++x1)
+      for (int x2 = 0; x2 <= m2; ++x2)
+        for (int x3 = 0; x3 <= m3; ++x3) {
           const int j = x1 + x2 + x3;
           if (j > extra) continue;
           const int cnt = h[0] + h[1] + h[2] + j, sum = h[0] + 2 * h[1] + 3 * h[2] + x1 + 2 * x2 + 3 * x3;
@@ -155,7 +157,7 @@ bool cheapest_fill(const uint8_t* base, const uint8_t* avail, int extra, unsigne
                 cost[c + 1][k + j][nv] = cost[c][k][v] + price;
                 from_k[c + 1][k + j][nv] = (uint8_t)k;
                 from_v[c + 1][k + j][nv] = (uint8_t)v;
-                pick[c + 1][k + j][nv] = (uint8_t)(x1 | x2 << 3 | x3 << 6);
+                pick[c + 1][k + j][nv] = (uint16_t)(x1 | x2 << 3 | x3 << 6);
               }
             }
         }
@@ -163,8 +165,8 @@ bool cheapest_fill(const uint8_t* base, const uint8_t* avail, int extra, unsigne
   if (cost[kColours][extra][need] >= kInf) return false;
   std::memset(take, 0, kMoneyTypes);
   for (int c = kColours, k = extra, v = need; c > 0; --c) {
-    const uint8_t x = pick[c][k][v];
-    take[(c - 1) * kValues] = x & 7, take[(c - 1) * kValues + 1] = (x >> 3) & 7, take[(c - 1) * kValues + 2] = x >> 6;
+    const unsigned x = pick[c][k][v];
+    take[(c - 1) * kValues] = x & 7, take[(c - 1) * kValues + 1] = (x >> 3) & 7, take[(c - 1) * kValues + 2] = (x >> 6) & 7;
     const int pk = from_k[c][k][v], pv = from_v[c][k][v];
     k = pk, v = pv;
   }
