@@ -46,7 +46,7 @@ Move Game::greedy_move(const State& s, Rng& rng) const {
   legal_moves(s, ml);
   if (ml.size == 0) return 0;
   const int p = s.actor;
-  int best = -1 << 30, count = 0;
+  int best = -(1 << 30), count = 0;
   Move pick = ml[0];
   for (int i = 0; i < ml.size; ++i) {
     State c = s;
