@@ -381,6 +381,14 @@ void bind_craftsmen(py::module_& m) {
         out->viewpoint = s.viewpoint;
         return out;
       }, py::arg("fields"), "A copy with the given fields (as fields() writes them) replaced; validated.")
+      .def("with_view_fields", [](const PyState& s, py::object d, int seat, uint64_t seed) {
+        if (seat < 0 || seat >= s.game->num_players()) fail("viewpoint: out of range");
+        auto out = std::make_shared<PyState>(s.game, state_with_fields(*s.game, s.pos.st, atelier::bind::as_dict(d, "fields"), seat, seed));
+        out->viewpoint = seat;
+        return out;
+      }, py::arg("fields"), py::arg("seat"), py::arg("seed"),
+         "with_fields for a viewpoint's filled placeholders: what `seat` has not seen is dealt afresh "
+         "(State.determinize) before the check, so the state is one sample of that seat's view.")
       .def("greedy_move", [](const PyState& s, uint64_t seed) {
         if (s.pos.is_chance() || s.pos.is_terminal()) fail("greedy_move: no decision pending");
         Rng rng(seed);

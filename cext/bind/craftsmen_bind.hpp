@@ -38,7 +38,9 @@ struct PyState {
 Edition edition_from_dict(const py::dict& d);  // the edition JSON (docs/editions.md), checked
 py::dict state_fields(const Game& g, const State& s);
 // fields over a base state, checked (ValueError "field: reason"): state_fields' inverse.
-State state_with_fields(const Game& g, const State& base, const py::dict& d);
+// `deal_seat` >= 0: before the check, deal what that seat cannot see afresh (a viewpoint's
+// placeholder fill need not meet a running auction's claims; Game::determinize's deal does).
+State state_with_fields(const Game& g, const State& base, const py::dict& d, int deal_seat = -1, uint64_t seed = 0);
 
 py::dict random_games(const std::shared_ptr<Game>& g, long n_games, uint64_t seed);
 py::dict bench_core(const std::shared_ptr<Game>& g, long n_games, uint64_t seed);

@@ -689,7 +689,7 @@ void set_knowledge(const Game& g, State& s, const py::dict& d) {
   }
 }
 
-State state_with_fields(const Game& g, const State& base, const py::dict& d) {
+State state_with_fields(const Game& g, const State& base, const py::dict& d, int deal_seat, uint64_t seed) {
   const Edition& e = g.edition();
   const int n = g.num_players();
   State s = base;
@@ -782,6 +782,12 @@ State state_with_fields(const Game& g, const State& base, const py::dict& d) {
     if (s.bloc[b] == kUnplaced)
       fail(std::string("buildings: ") + e.building_ids[b] + " is in no place (list it in a hand, a row, a deck or the box)");
   set_knowledge(g, s, d.contains("knowledge") ? as_dict(d["knowledge"], "knowledge") : py::dict());
+  if (deal_seat >= 0) {
+    Rng rng(seed);
+    if (!g.determinize(s, deal_seat, rng))
+      fail("viewpoint: no deal of the cards seat " + std::to_string(deal_seat) +
+           " has not seen meets the running auction's bids (or the payment under way): a bid above what the bidder could hold");
+  }
   // Derived: a mill's slot in the box is 0 (the box is unordered); a row's mill stays at 128.
   const std::string err = g.validate(s);
   if (!err.empty()) fail(err);

@@ -192,22 +192,20 @@ def position_from_dict(doc, edition=None, seed=0):
         from .view import full_from_view
 
         full, seat = full_from_view(doc, game, money_counts(edition_of(game)), seed)
-        state = _load(full, game)
-        try:
-            state.determinize(seat, seed)
-        except ValueError as exc:
-            raise InputError(f"viewpoint: {exc}") from None
-        state.viewpoint = seat
-        return state
+        return _load(full, game, (seat, seed))
     return _load(doc, game)
 
 
-def _load(doc: dict, game):
+def _load(doc: dict, game, view=None):
+    """The state of a full document; `view` (seat, seed): the placeholders it holds are dealt
+    afresh for that seat before the core's checks (view.py)."""
     f = _fields(doc, game)
     ed = edition_of(game)
     _check_money(f, ed, game.players)
     _check_hand_limit(f, hand_limit(ed), game.players)
     try:
+        if view is not None:
+            return game.start(0).with_view_fields(f, view[0], view[1])
         return game.start(0).with_fields(f)
     except ValueError as exc:   # the core names its fields, which are the document's
         raise InputError(str(exc)) from None
