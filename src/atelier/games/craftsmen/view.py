@@ -8,10 +8,10 @@ among them and the pools of the rest). Another seat's money is the cards S knows
 `money_unseen`, the money deck `{"cards": N}`.
 
 Reading a viewpoint fills the placeholders with unseen cards (the claimants of a running auction
-or payment first, with the most valuable cards, so that the fill meets the claims), loads that
-full position (every check of the full format applies), then deals what S cannot see afresh
-from `seed` (State.determinize): the state's hidden parts are one sample, and `state.viewpoint`
-says so.
+or payment first, with the highest cards: a start for the deal), then the core deals what S
+cannot see afresh from `seed` (Game::determinize, within the claims) before every check of the
+full format (State.with_view_fields): the state's hidden parts are one sample, and
+`state.viewpoint` says so.
 """
 from __future__ import annotations
 
