@@ -15,6 +15,9 @@ cdef enum Op:
     OP_PLAYOUTS = 7    # n uniformly random playouts (rng), returns summed into acc
     OP_STATS_NODE = 8  # ISMCTS: the node of core holding this decision's statistics, -1 none
     OP_HIDDEN = 9      # 1 when seat does not see the whole state (infoset_key(seat) != hash)
+    OP_ABROOT = 10     # abroot(ab, prove=seat, lo, hi, rlo, rhi): alpha-beta bounds of the root moves
+    OP_ABLINE = 11     # abline after root move `seat` with value v: line, returns (vals), scores (sc)
+    OP_CHANCE_FREE = 12  # 1 when no chance node can be reached
 
 
 cdef struct Call:
@@ -32,10 +35,18 @@ cdef struct Call:
     int* line_chance
     int* nline
     double* acc
+    ABCtx* ab
+    int32_t* lo
+    int32_t* hi
+    int32_t* rlo
+    int32_t* rhi
+    int32_t v
+    int* sc
 
 
 cdef int64_t _op(AnyPos* p, Call* a) noexcept nogil:
     cdef AnyPos t
+    cdef MoveList ml
     cdef double r[MAX_SEATS]
     cdef int64_t i
     cdef int q
@@ -59,6 +70,15 @@ cdef int64_t _op(AnyPos* p, Call* a) noexcept nogil:
         return _random_move(p, a.rng)
     if a.op == OP_GREEDY:
         return p.greedy_move(a.rng[0])
+    if a.op == OP_ABROOT:
+        return abroot(p, a.ab, a.seat, a.lo, a.hi, a.rlo, a.rhi)
+    if a.op == OP_ABLINE:
+        p.legal_moves(ml)
+        t = p[0]
+        t.apply(ml.moves[a.seat])
+        return abline(&t, a.ab, a.v, a.line, a.line_chance, a.nline, a.vals, a.sc)
+    if a.op == OP_CHANCE_FREE:
+        return p.chance_free()
     if a.op == OP_HIDDEN:
         return p.infoset_key(a.seat) != p.hash()
     if a.op == OP_STATS_NODE:

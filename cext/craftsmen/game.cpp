@@ -205,3 +205,19 @@ bool Game::is_legal(const State& s, Move m) const {
 }
 
 }  // namespace atelier::craftsmen
+
+namespace atelier::craftsmen {
+
+bool Game::chance_free(const State& s) const {
+  if (s.phase == P_TERMINAL) return true;
+  if (s.year != 3 || s.season != 3) return false;
+  if (s.phase == P_CHANCE && s.ch_src != 0) return false;   // a building draw (none in winter)
+  int deck = 0, discard = 0;
+  for (int k = 0; k < kMoneyTypes; ++k) {
+    deck += s.money[M_DECK][k] != 0;
+    discard += s.money[M_DISCARD][k] != 0;
+  }
+  return deck <= 1 && discard <= 1;
+}
+
+}  // namespace atelier::craftsmen

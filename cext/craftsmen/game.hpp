@@ -61,6 +61,10 @@ class Game {
   std::string outcome_to_string(Move m) const;  // "DRAW(R2)", "DRAW(E11)"
 
   Move greedy_move(const State& s, Rng& rng) const;
+  // Year 3's winter draws no buildings (§12); its only chance is a money card (a warehouse
+  // reward, §10.4, a reshuffle A3). With one money type left in the deck and one in the
+  // discard pile every draw is known: a chance node then has a single outcome.
+  bool chance_free(const State& s) const;
 
   // Money helpers (public for notation, bindings and tests).
   static int value(const uint8_t* counts);        // Craftsmen spec 7.1, colour sets included
@@ -88,6 +92,7 @@ struct Position {
   int current_player() const { return game->current_player(st); }
   bool is_terminal() const { return st.phase == P_TERMINAL; }
   bool is_chance() const { return st.phase == P_CHANCE; }
+  bool chance_free() const { return game->chance_free(st); }
   void legal_moves(MoveList& out) const { game->legal_moves(st, out); }
   void apply(Move m) { game->apply(st, m); }
   void sample_chance(Rng& rng) { game->sample_chance(st, rng); }

@@ -89,6 +89,8 @@ struct Position {
   int current_player() const { return game->current_player(st); }
   bool is_terminal() const { return st.phase == TERMINAL; }
   bool is_chance() const { return st.phase == CHANCE_REVEAL; }
+  // Reveals open each age (spec 5.8): after Age III's there is no chance left.
+  bool chance_free() const { return st.age == 3 && st.phase != CHANCE_REVEAL; }
   void legal_moves(MoveList& out) const { game->legal_moves(st, out); }
   void apply(Move m) { game->apply(st, m); }
   void sample_chance(Rng& rng) { game->sample_reveal(st, rng); }

@@ -69,6 +69,10 @@ class Game {
   std::string parse_move(const State& s, const std::string& text, Move& m) const;
 
   Move greedy_move(const State& s, Rng& rng) const;
+  // Refill draws end with the last normal turn (§5.6, §6), or when the deck is empty.
+  bool chance_free(const State& s) const {
+    return s.phase != DRAW && (s.turn > ed_.normal_turns || s.deck_len == 0);
+  }
 
   // §3.5 (determinize.cpp): resample what `seat` cannot see. deck_hypotheses counts the §3.5.1
   // hypotheses (0: no deck fits the history; -1: more than the 4096 capacity).
@@ -144,6 +148,7 @@ struct Position {
   int current_player() const { return game->current_player(st); }
   bool is_terminal() const { return st.phase == GAME_OVER; }
   bool is_chance() const { return st.phase == DRAW; }
+  bool chance_free() const { return game->chance_free(st); }
   void legal_moves(MoveList& out) const { game->legal_moves(st, out); }
   void apply(Move m) { game->apply(st, m); }
   void sample_chance(Rng& rng) { game->sample_chance(st, rng); }

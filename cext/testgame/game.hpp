@@ -59,6 +59,7 @@ class Game {
   uint64_t infoset_key(const State& s, int seat) const;
   void determinize(State& s, int seat, Rng& rng) const;
   Move greedy_move(const State& s, Rng& rng) const;
+  bool chance_free(const State& s) const { return s.phase == TERMINAL || (s.phase == PLAY && s.trick == h_ - 1); }
   std::string move_to_string(const State& s, Move m) const;
 
  private:
@@ -75,6 +76,8 @@ struct Position {
   int current_player() const { return game->current_player(st); }
   bool is_terminal() const { return st.phase == TERMINAL; }
   bool is_chance() const { return st.phase == DEAL || st.phase == REVEAL; }
+  // A prize is revealed before every trick: only the last trick's plays are chance-free.
+  bool chance_free() const { return game->chance_free(st); }
   void legal_moves(MoveList& out) const { game->legal_moves(st, out); }
   void apply(Move m) { game->apply(st, m); }
   void sample_chance(Rng& rng) { game->sample_chance(st, rng); }

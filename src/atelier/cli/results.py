@@ -46,12 +46,22 @@ def suggest_json(r) -> dict:
 
 
 def endgame_json(x) -> dict:
-    return {"format": "atelier.endgame/1", "too_large": False, "player": x.player,
+    return {"format": "atelier.endgame/2", "too_large": False, **_exact_fields(x)}
+
+
+def _exact_fields(x) -> dict:
+    lo, hi = x.root_bounds if x.root_bounds is not None else (None, None)
+    return {"solver": x.solver, "prove": x.prove, "complete": x.complete, "player": x.player,
             "objective": x.objective, "paranoid": x.paranoid,
-            "determinizations": x.determinizations, "viewpoint": x.viewpoint, "best": x.best_text,
-            "best_move_id": x.best_move, "best_index": x.best_index,
-            "moves": [{"move": m.text, "move_id": m.move, "value": m.value, "win": m.win,
-                       "score": m.score} for m in x.moves],
+            "determinizations": x.determinizations, "viewpoint": x.viewpoint,
+            "best": x.best_text if x.complete else None,
+            "best_move_id": x.best_move if x.complete else None,
+            "best_index": x.best_index if x.complete else None,
+            "value_lo": lo, "value_hi": hi,
+            "moves": [{"move": m.text, "move_id": m.move, "exact": m.exact,
+                       "lo": m.bounds[0] if m.bounds else m.value[x.player],
+                       "hi": m.bounds[1] if m.bounds else m.value[x.player],
+                       "value": m.value, "win": m.win, "score": m.score} for m in x.moves],
             "line": [{"move": text.removeprefix("chance:"), "move_id": mid, "chance": bool(chance)}
                      for text, (mid, chance) in zip(x.line, x.line_moves)],
             "nodes": x.nodes, "tt_hits": x.tt_hits, "seconds": x.seconds,
@@ -59,4 +69,7 @@ def endgame_json(x) -> dict:
 
 
 def too_large_json(exc) -> dict:
-    return {"format": "atelier.endgame/1", "too_large": True, "nodes": exc.nodes, "message": str(exc)}
+    out = {"format": "atelier.endgame/2", "too_large": True, "nodes": exc.nodes, "message": str(exc)}
+    if exc.partial is not None:
+        out["partial"] = _exact_fields(exc.partial)
+    return out

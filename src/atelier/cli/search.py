@@ -97,22 +97,24 @@ def suggest(pos, iterations, seconds, threads, seed, reward, memory_mb, algorith
 
 class _EndgameProgress:
     """endgame's progress on stderr: nothing during the first second, then one live line with
-    the nodes searched and the time, gone when the search ends. Fed by expectimax's
-    progress(nodes, seconds) callback, so it costs nothing in the search's own loop."""
+    the solver, the nodes searched, the time and (alpha-beta) the root moves resolved so far,
+    gone when the search ends. Fed by the solver's progress callback, so it costs nothing in
+    the search's own loop."""
 
     AFTER = 1.0   # seconds before anything is shown
 
-    def __init__(self, console):
-        self.console = console
+    def __init__(self, console, solver):
+        self.console, self.solver = console, solver
         self.live = None
 
-    def __call__(self, nodes: int, seconds: float):
+    def __call__(self, nodes: int, seconds: float, solved=None, total=None):
         if seconds < self.AFTER:
             return
         from rich.live import Live
         from rich.text import Text
 
-        line = Text(f"solving: {nodes:,} nodes searched, {seconds:.1f} s")
+        moves = f", {solved} of {total} moves resolved" if total else ""
+        line = Text(f"solving ({self.solver}): {nodes:,} nodes searched, {seconds:.1f} s{moves}")
         if self.live is None:
             self.live = Live(line, console=self.console, transient=True, refresh_per_second=4)
             self.live.start()
@@ -128,13 +130,25 @@ class _EndgameProgress:
             self.live = None
 
 
+_SOLVER_NAMES = {"alphabeta": "alpha-beta", "expectimax": "expectimax"}
+
+
 @main.command()
 @click.argument("pos", metavar="POS")
 @click.option("--max-nodes", metavar="N", type=Whole(1, MAX_EXACT_NODES), default=DEFAULT_MAX_NODES,
               show_default=True, help="Node budget; beyond it the answer is 'too large'.")
+@click.option("--time", "-t", "seconds", type=SECONDS, metavar="S", default=None,
+              help="Time budget in seconds (beside --max-nodes: the first reached stops).")
 @click.option("--objective", type=click.Choice(["win", "margin"]), default="win", show_default=True,
               help="What each seat maximises: win share or score margin.")
+@click.option("--prove", is_flag=True,
+              help="Win/draw/loss only (alpha-beta): the position's value and which moves keep it.")
+@click.option("--solver", type=click.Choice(["auto", "alphabeta", "expectimax"]), default="auto",
+              show_default=True, help="auto: alpha-beta when no chance is left and two players "
+                                      "(or --paranoid) play, else expectimax.")
 @click.option("--paranoid", is_flag=True, help="Every other seat minimises the mover's value.")
+@click.option("--memory", "memory_mb", type=MEMORY_MB, metavar="MB", default=256, show_default=True,
+              help="Alpha-beta's transposition table.")
 @click.option("--determinizations", metavar="K", type=Whole(0, MAX_DETERMINIZATIONS), default=None,
               help="Hidden information: average K exact solves of determinizations of what the mover "
                    f"(on a viewpoint: its seat) cannot see. Default: {DEFAULT_VIEWPOINT_DETERMINIZATIONS} "
@@ -143,10 +157,13 @@ class _EndgameProgress:
 @edition_option
 @json_option()
 @run_guarded
-def endgame(pos, max_nodes, objective, paranoid, determinizations, seed, edition, as_json):
-    """Exact values of every move in POS (expectimax), the best line, nodes and time.
+def endgame(pos, max_nodes, seconds, objective, prove, solver, paranoid, memory_mb, determinizations,
+            seed, edition, as_json):
+    """Exact values of every move in POS, the best line, nodes and time.
 
-    Over the node budget: 'too large for exact search (N nodes searched)' on stderr, exit
+    Alpha-beta where no chance is left (two players, or --paranoid), expectimax elsewhere; the
+    table's title names the solver. Over the node or time budget: 'too large for exact search
+    (N nodes searched)' on stderr (after alpha-beta, with the bounds proven so far), exit
     status 3, so the last line on stdout is only ever the best move."""
     from .. import solvers
 
@@ -159,46 +176,91 @@ def endgame(pos, max_nodes, objective, paranoid, determinizations, seed, edition
                    f"nothing to sample; solving it once", err=True)
         determinizations = 0 if viewpoint is None else 1
     show = not as_json and sys.stderr.isatty()
+    if solver == "auto" and state.current_player >= 0:
+        solver = "expectimax" if solvers.alphabeta_applies(state, paranoid) and not prove else "alphabeta"
     try:
-        with _EndgameProgress(_console()) as progress:
-            x = solvers.expectimax(state, max_nodes=max_nodes, objective=objective, paranoid=paranoid,
-                                   determinizations=determinizations, seed=seed,
-                                   progress=progress if show else None)
+        with _EndgameProgress(_console(), _SOLVER_NAMES.get(solver, solver)) as progress:
+            x = solvers.solve(state, solver=solver, objective=objective, prove=prove, paranoid=paranoid,
+                              max_nodes=max_nodes, time=seconds, memory_mb=memory_mb,
+                              determinizations=determinizations, seed=seed,
+                              progress=progress if show else None)
     except solvers.TooLarge as exc:
         if as_json:
             click.echo(strict_dumps(too_large_json(exc)))
         else:
+            if exc.partial is not None:
+                _print_exact(exc.partial, objective, _console())
             click.echo(str(exc), err=True)
         sys.exit(TOO_LARGE_EXIT)
     if as_json:
         click.echo(strict_dumps(endgame_json(x)))
         return
     from rich.console import Console
-    from rich.table import Table
 
-    p = x.player
-    n = len(x.best.win)
-    kind = "exact" if not x.determinizations else f"mean of {x.determinizations} exact determinizations"
-    if x.determinizations and x.viewpoint is not None:
-        kind += f" of seat {x.viewpoint}'s view"
-    t = Table(title=f"{kind} ({x.objective}{', paranoid' if x.paranoid else ''}): seat {p} to move, "
-                    f"{x.nodes:,} nodes in {x.seconds:.2f} s ({x.nodes_per_s:,.0f}/s)", title_justify="left")
-    t.add_column("move")
-    t.add_column("win % " + " / ".join(f"s{q}" for q in range(n)), justify="right")
-    t.add_column("expected score " + " / ".join(f"s{q}" for q in range(n)), justify="right")
-    if objective == "margin":
-        t.add_column("margin " + " / ".join(f"s{q}" for q in range(n)), justify="right")
-    order = sorted(range(len(x.moves)), key=lambda i: (-x.moves[i].value[p], i))
-    for i in order:
-        m = x.moves[i]
-        row = [m.text + (" *" if i == x.best_index else ""), _fmt_vec([100 * w for w in m.win]), _fmt_vec(m.score, 2)]
-        if objective == "margin":
-            row.append(_fmt_vec(m.value, 2))
-        t.add_row(*row)
-    Console(width=max(100, 40 + 12 * n)).print(t)
+    players = solvers.engine.position_info(state)[0]
+    _print_exact(x, objective, Console(width=max(100, 40 + 12 * players)))
     click.echo("line: " + " ".join(x.line))
     click.echo(x.best_text)
 
+
+def _fmt_bound(m, player, objective):
+    """An alpha-beta move's value for the mover: exact, or the bounds proven so far."""
+    lo, hi = m.bounds
+    f = (lambda v: f"{100 * v:.0f}%") if objective == "win" else (lambda v: f"{v:+.0f}")
+    floor, ceil = (0.0, 1.0) if objective == "win" else (-1e5, 1e5)
+    if lo == hi:
+        return f(lo)
+    if lo <= floor and hi >= ceil:
+        return "?"
+    if lo <= floor:
+        return f"<= {f(hi)}"
+    if hi >= ceil:
+        return f">= {f(lo)}"
+    return f"{f(lo)}..{f(hi)}"
+
+
+def _print_exact(x, objective, console):
+    from rich.table import Table
+
+    p = x.player
+    n = len(x.moves[0].value) if x.moves[0].value is not None else len(next(
+        (m.win for m in x.moves if m.win is not None), [None, None]))
+    if x.solver == "alphabeta":
+        what = "proof (win/draw/loss)" if x.prove else "exact"
+        kind = f"alpha-beta {what}" if x.complete else f"alpha-beta, stopped: bounds proven so far"
+    else:
+        kind = "expectimax exact"
+    if x.determinizations:
+        kind += f", mean of {x.determinizations} exact determinizations"
+        if x.viewpoint is not None:
+            kind += f" of seat {x.viewpoint}'s view"
+    t = Table(title=f"{kind} ({x.objective}{', paranoid' if x.paranoid else ''}): seat {p} to move, "
+                    f"{x.nodes:,} nodes in {x.seconds:.2f} s ({x.nodes_per_s:,.0f}/s)", title_justify="left")
+    t.add_column("move")
+    if x.solver == "alphabeta":
+        t.add_column(f"value s{p}", justify="right")
+    t.add_column("win % " + " / ".join(f"s{q}" for q in range(n)), justify="right")
+    t.add_column(("final score (line) " if x.solver == "alphabeta" else "expected score ")
+                 + " / ".join(f"s{q}" for q in range(n)), justify="right")
+    if objective == "margin" and x.solver != "alphabeta":
+        t.add_column("margin " + " / ".join(f"s{q}" for q in range(n)), justify="right")
+
+    def key(i):
+        m = x.moves[i]
+        return (-(m.bounds[0] + m.bounds[1]) if m.bounds else -m.value[p], i)
+
+    for i in sorted(range(len(x.moves)), key=key):
+        m = x.moves[i]
+        best = " *" if x.complete and i == x.best_index else ""
+        row = [m.text + best]
+        if x.solver == "alphabeta":
+            row.append(_fmt_bound(m, p, objective))
+        row.append(_fmt_vec([100 * w for w in m.win]) if m.win is not None else "")
+        row.append(_fmt_vec(m.score, 0 if x.solver == "alphabeta" else 2) if m.score is not None else "")
+        if objective == "margin" and x.solver != "alphabeta":
+            row.append(_fmt_vec(m.value, 2))
+        t.add_row(*row)
+    console.print(t)
 
 @main.command()
 @click.option("--game", default="inventors", show_default=True, help="Ruleset.")

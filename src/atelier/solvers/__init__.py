@@ -48,6 +48,7 @@ class TooLarge(Exception):
     def __init__(self, nodes: int, reason: str = ""):
         self.nodes = nodes
         self.reason = reason
+        self.partial = None   # alpha-beta: the ExactResult with the bounds proven before the stop
         why = f"; {reason}" if reason else ""
         super().__init__(f"too large for exact search ({nodes:,} nodes searched{why})")
 
@@ -312,9 +313,13 @@ def ismcts(state, iterations=None, time=None, threads=1, seed=0, reward="win",
 class ExactMove:
     move: int
     text: str
-    value: list[float]   # the objective per seat: win share, or score margin
-    win: list[float]     # exact win probability per seat (ties split)
-    score: list[float]   # exact expected final score per seat
+    value: list[float] | None   # the objective per seat: win share, or score margin
+    win: list[float] | None     # exact win probability per seat (ties split)
+    score: list[float] | None   # exact expected final score per seat
+    # Alpha-beta: the mover's objective lies in bounds = (lo, hi), exact when lo == hi; its win
+    # and score are those at the end of one principal line (None when the line was not found).
+    bounds: tuple[float, float] | None = None
+    exact: bool = True
 
 
 @dataclass
@@ -331,6 +336,10 @@ class ExactResult(_RootChoice):
     seconds: float
     determinizations: int = 0   # > 0: averaged over that many determinizations (hidden information)
     viewpoint: int | None = None   # the seat whose view was sampled, when the state was a viewpoint
+    solver: str = "expectimax"     # or "alphabeta" (no chance left; two players or paranoid)
+    prove: bool = False            # alpha-beta asked only win/draw/loss: the root value, and which moves keep it
+    complete: bool = True          # False: stopped; the bounds are what was proven (TooLarge.partial)
+    root_bounds: tuple[float, float] | None = None   # alpha-beta: the position's own value
 
     @property
     def nodes_per_s(self) -> float:
@@ -470,6 +479,7 @@ def expectimax(state, max_nodes=DEFAULT_MAX_NODES, objective="win", paranoid=Fal
         line_state.determinize(seat, seeds[0])
     line = runs[0]["line"] if best == runs[0]["best"] else [(moves[best].move, False)]
     return ExactResult(player=cur, objective=objective, paranoid=bool(paranoid), moves=moves,
+                       root_bounds=None,
                        best_index=best, line=_line_text(line_state, line), line_moves=line,
                        nodes=nodes, tt_hits=sum(r["tt_hits"] for r in runs),
                        seconds=sum(r["seconds"] for r in runs), determinizations=determinizations,
@@ -564,3 +574,8 @@ def make_bot(spec: str, threads: int = 1) -> Bot:
         return Bot(text, name, iterations=n, threads=threads, rollout=rollout)
     except ValueError:
         raise InputError(budget) from None
+
+
+from .exact import SOLVERS, alphabeta, alphabeta_applies, solve  # noqa: E402  (uses the names above)
+
+__all__ += ["solve", "alphabeta", "alphabeta_applies", "SOLVERS"]

@@ -1,0 +1,185 @@
+"""Alpha-beta against expectimax on every ruleset where both apply, its bounds when stopped
+early, the win/draw/loss proof, and `atelier endgame`'s choice of solver."""
+import json
+import random
+
+import pytest
+
+pytest.importorskip("atelier._core")
+import atelier  # noqa: E402
+from atelier import solvers  # noqa: E402
+from atelier.errors import InputError  # noqa: E402
+from atelier.solvers import engine  # noqa: E402
+from cli_helpers import one_error_line, run  # noqa: E402
+from solver_helpers import dealt  # noqa: E402
+
+BUDGET = 60_000   # expectimax nodes: small positions only, so the comparison stays quick
+
+
+def _game_states(game, players, seed):
+    """Every decision state of one mixed greedy/random game, in order."""
+    s = atelier.open(game, players=players, seed=seed).start()
+    rnd = random.Random(seed)
+    out = []
+    while not s.is_terminal():
+        if s.is_chance():
+            s.sample_chance(rnd.getrandbits(63))
+            continue
+        out.append(s.clone())
+        moves = s.legal_moves()
+        s.apply(solvers.greedy_move(s, rnd.getrandbits(63)) if rnd.random() < 0.6 else rnd.choice(moves))
+    return out
+
+
+def chance_free_positions(game, players, seeds, count, budget=BUDGET):
+    """For each game, the earliest chance-free decision of its tail that expectimax still solves
+    within `budget` nodes and that has a choice to make."""
+    out = []
+    for seed in seeds:
+        states = [s for s in _game_states(game, players, seed) if engine.chance_free(s)]
+        pick = None
+        for s in reversed(states):
+            try:
+                solvers.expectimax(s, max_nodes=budget, objective="margin")
+            except solvers.TooLarge:
+                break
+            if len(s.legal_moves()) > 1:
+                pick = s
+        if pick is not None:
+            out.append(pick)
+        if len(out) == count:
+            break
+    return out
+
+
+def _same_values(s, objective, paranoid=False):
+    x = solvers.expectimax(s, objective=objective, paranoid=paranoid, max_nodes=10 * BUDGET)
+    a = solvers.alphabeta(s, objective=objective)
+    p = s.current_player
+    assert a.solver == "alphabeta" and a.complete
+    for mx, ma in zip(x.moves, a.moves):
+        assert ma.exact and mx.move == ma.move
+        assert ma.bounds[0] == pytest.approx(mx.value[p], abs=1e-9), (ma.text, objective)
+        if ma.win is not None:   # the line's end agrees with the value it was proven to keep
+            end = ma.win[p] if objective == "win" else ma.score[p] - max(
+                v for q, v in enumerate(ma.score) if q != p)
+            assert end == pytest.approx(ma.bounds[0], abs=1e-9)
+    assert a.best_index == x.best_index
+    return a
+
+
+CASES = [("inventors", 2, range(1, 60), 6), ("leonardo", 2, range(1, 60), 3),
+         ("craftsmen", 2, range(1, 40), 2)]
+
+
+@pytest.mark.parametrize("game,players,seeds,count", CASES)
+@pytest.mark.parametrize("objective", ["win", "margin"])
+def test_alphabeta_equals_expectimax_two_players(game, players, seeds, count, objective):
+    positions = chance_free_positions(game, players, seeds, count)
+    if game == "craftsmen" and not positions:
+        pytest.skip("no chance-free Craftsmen tail in these games (year 3's winter with one money type left)")
+    assert len(positions) == count
+    for s in positions:
+        _same_values(s, objective)
+
+
+@pytest.mark.parametrize("game,players", [("inventors", 3), ("leonardo", 3)])
+@pytest.mark.parametrize("objective", ["win", "margin"])
+def test_paranoid_alphabeta_equals_paranoid_expectimax(game, players, objective):
+    for s in chance_free_positions(game, players, range(1, 40), 2, budget=20_000):
+        x = solvers.expectimax(s, objective=objective, paranoid=True, max_nodes=10 * BUDGET)
+        a = solvers.solve(s, objective=objective, paranoid=True)
+        assert a.solver == "alphabeta" and a.paranoid
+        p = s.current_player
+        for mx, ma in zip(x.moves, a.moves):
+            assert ma.bounds[0] == pytest.approx(mx.value[p], abs=1e-9)
+            assert ma.value[p] == ma.bounds[0] and all(v is None for q, v in enumerate(ma.value) if q != p)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_testgame_last_trick(players):
+    for seed in range(6):
+        s = dealt(players, 6, 2, 3, seed, moves=2 * (players + 1))   # two tricks and their prizes
+        assert engine.chance_free(s)
+        for objective in ("win", "margin"):
+            x = solvers.expectimax(s, objective=objective, paranoid=players > 2)
+            a = solvers.solve(s, objective=objective, paranoid=players > 2)
+            p = s.current_player
+            assert [m.bounds[0] for m in a.moves] == pytest.approx([m.value[p] for m in x.moves])
+
+
+def test_bounds_contain_the_exact_value_when_stopped_early():
+    positions = chance_free_positions("inventors", 2, range(1, 30), 3)
+    for s in positions:
+        for objective in ("win", "margin"):
+            exact = {m.move: m.bounds[0] for m in solvers.alphabeta(s, objective=objective).moves}
+            stopped = 0
+            for budget in (50, 300, 2_000, 10_000):
+                try:
+                    r = solvers.alphabeta(s, objective=objective, max_nodes=budget)
+                except solvers.TooLarge as exc:
+                    r = exc.partial
+                    stopped += 1
+                    assert r is not None and not r.complete
+                for m in r.moves:
+                    lo, hi = m.bounds
+                    assert lo - 1e-9 <= exact[m.move] <= hi + 1e-9, (m.text, budget)
+                    assert m.exact == (lo == hi)
+            assert stopped >= 1
+
+
+def test_prove_gives_the_value_and_the_moves_that_keep_it():
+    for s in chance_free_positions("inventors", 2, range(1, 40), 4):
+        full = solvers.alphabeta(s)
+        proof = solvers.solve(s, prove=True)
+        v = max(m.bounds[0] for m in full.moves)
+        assert proof.prove and proof.root_bounds == (v, v)
+        for mf, mp in zip(full.moves, proof.moves):
+            if mf.bounds[0] == v:
+                assert mp.exact and mp.bounds == (v, v)
+            else:
+                assert mp.bounds[1] < v and mf.bounds[0] <= mp.bounds[1]
+        assert proof.best_index == full.best_index   # the first move keeping the value
+        assert proof.nodes <= full.nodes
+
+
+def test_auto_picks_the_solver_that_applies():
+    s = chance_free_positions("inventors", 2, range(1, 20), 1)[0]
+    assert solvers.solve(s).solver == "alphabeta"
+    assert solvers.solve(s, solver="expectimax").solver == "expectimax"
+    early = atelier.open("inventors", players=2, seed=1).start()
+    while early.is_chance():
+        early.sample_chance(1)
+    assert not engine.chance_free(early)
+    assert solvers.alphabeta_applies(early, False)
+    with pytest.raises(InputError, match="alpha-beta does not apply"):
+        solvers.solve(early, solver="alphabeta")
+    with pytest.raises(InputError, match="alpha-beta does not apply"):
+        solvers.solve(early, prove=True)
+    three = chance_free_positions("inventors", 3, range(1, 20), 1, budget=20_000)[0]
+    assert solvers.solve(three).solver == "expectimax"
+    assert "players" in solvers.alphabeta_applies(three, False)
+    with pytest.raises(InputError, match="prove"):
+        solvers.solve(s, prove=True, objective="margin")
+
+
+def test_cli_endgame_alphabeta(tmp_path):
+    pos = "example:inventors-late"
+    r = run("endgame", pos)
+    assert r.exit_code == 0, r.stderr
+    assert "alpha-beta exact" in r.stdout
+    r = run("endgame", pos, "--prove", "--json")
+    assert r.exit_code == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert d["format"] == "atelier.endgame/2" and d["solver"] == "alphabeta" and d["prove"]
+    assert d["complete"] and d["value_lo"] == d["value_hi"]
+    assert d["moves"][d["best_index"]]["exact"]
+    r = run("endgame", pos, "--max-nodes", "200", "--json")
+    assert r.exit_code == 3
+    d = json.loads(r.stdout)
+    assert d["too_large"] and not d["partial"]["complete"]
+    assert all(m["lo"] <= m["hi"] for m in d["partial"]["moves"])
+    r = run("endgame", pos, "--solver", "expectimax", "--time", "30", "--json")
+    assert r.exit_code == 0 and json.loads(r.stdout)["solver"] == "expectimax"
+    r = run("endgame", "example:inventors-start", "--prove")
+    assert "alpha-beta does not apply" in one_error_line(r)
