@@ -34,7 +34,8 @@ cdef struct ABCtx:
                   # 3 stopped by the reporter, 4 time
     TTEntry* tt                    # 2 entries per bucket: depth-preferred, always-replace
     uint64_t tt_mask               # buckets - 1
-    int64_t tt_hits, etc_cuts
+    int64_t tt_hits, etc_cuts, static_cuts
+    int bounds                     # use the ruleset's score bounds
     int32_t* history
     int solved, total              # root moves resolved so far (for the progress line)
 
@@ -51,6 +52,30 @@ cdef inline int32_t ab_terminal(AnyPos* s, ABCtx* x) noexcept nogil:
         if q != x.root_player and sc[q] > best:
             best = sc[q]
     return sc[x.root_player] - best
+
+
+cdef inline int ab_static(AnyPos* s, ABCtx* x, int32_t* vlo, int32_t* vhi) noexcept nogil:
+    """Bounds on the value from the ruleset's score bounds (concept: score_bounds): a seat can
+    keep its `lo` whatever the others do, and no line takes it past its `hi`."""
+    cdef int lo[MAX_SEATS]
+    cdef int hi[MAX_SEATS]
+    cdef int q, r = x.root_player, max_hi = -2147483647, max_lo = -2147483647
+    s.score_bounds(lo, hi)
+    for q in range(x.np):
+        if q != r:
+            if hi[q] > max_hi:
+                max_hi = hi[q]
+            if lo[q] > max_lo:
+                max_lo = lo[q]
+    if x.objective == 0:
+        vlo[0], vhi[0] = x.dom_lo, x.dom_hi
+        if lo[r] > max_hi:
+            vlo[0] = x.dom_hi      # ahead of everyone whatever happens: a win alone
+        elif hi[r] < max_lo:
+            vhi[0] = x.dom_lo      # someone stays ahead whatever happens
+    else:
+        vlo[0], vhi[0] = lo[r] - max_hi, hi[r] - max_lo
+    return 0
 
 
 cdef inline TTEntry* tt_find(ABCtx* x, uint64_t key) noexcept nogil:
@@ -143,7 +168,7 @@ cdef int32_t absearch(AnyPos* s, ABCtx* x, int32_t alpha, int32_t beta) noexcept
     cdef uint64_t key
     cdef TTEntry* e
     cdef TTEntry* ce
-    cdef int32_t best, v, a0, b0
+    cdef int32_t best, v, a0, b0, vlo, vhi
     cdef int i, j, n, bi = -1, tt_best = -1, maxing
     cdef int64_t start
     x.nodes += 1
@@ -176,6 +201,14 @@ cdef int32_t absearch(AnyPos* s, ABCtx* x, int32_t alpha, int32_t beta) noexcept
         if e.hi < beta:
             beta = e.hi
         tt_best = e.best
+    if x.bounds:
+        ab_static(s, x, &vlo, &vhi)
+        if vlo >= beta or vlo == vhi:
+            x.static_cuts += 1
+            return vlo
+        if vhi <= alpha:
+            x.static_cuts += 1
+            return vhi
     a0, b0 = alpha, beta
     maxing = s.current_player() == x.root_player
     s.legal_moves(ml)
@@ -388,7 +421,8 @@ cdef int _ab_report(ABCtx* x) noexcept with gil:
 
 
 AB_DEFAULT_ORDERING = ORDER_TT | ORDER_HISTORY   # measured on Inventors endgames (docs/solvers.md)
-AB_ORDER = {"tt": ORDER_TT, "greedy": ORDER_GREEDY, "history": ORDER_HISTORY, "etc": ORDER_ETC}
+AB_ORDER = {"tt": ORDER_TT, "greedy": ORDER_GREEDY, "history": ORDER_HISTORY, "etc": ORDER_ETC,
+            "no_bounds": 16}   # 16: ignore the ruleset's score bounds (for measuring them)
 
 
 def alphabeta_search(state, str objective="win", bint prove=False, int64_t max_nodes=10000000,
@@ -410,7 +444,7 @@ def alphabeta_search(state, str objective="win", bint prove=False, int64_t max_n
         raise ValueError("prove: a win/draw/loss proof is of the win objective")
     if max_nodes < 1:
         raise ValueError("max_nodes: must be at least 1")
-    if not 0 <= ordering <= 15:
+    if not 0 <= ordering <= 31:
         raise ValueError(f"ordering: expected a combination of the ORDER_* bits, got {ordering}")
     if progress is not None and not callable(progress):
         raise ValueError(f"progress: expected a function (nodes, seconds, solved, total), got {progress!r}")
@@ -434,7 +468,8 @@ def alphabeta_search(state, str objective="win", bint prove=False, int64_t max_n
     x.np = p.players
     x.objective = 0 if objective == "win" else 1
     x.root_player = cur
-    x.ordering = ordering
+    x.ordering = ordering & 15
+    x.bounds = not (ordering & 16)
     x.dom_lo, x.dom_hi = (0, WIN_SCALE) if x.objective == 0 else (-AB_INF, AB_INF)
     x.max_nodes = max_nodes
     x.stop_nodes = max_nodes
@@ -508,6 +543,7 @@ def alphabeta_search(state, str objective="win", bint prove=False, int64_t max_n
         t1 = now_seconds()
         return {"moves": moves, "root": (rlo / scale, rhi / scale), "best": best,
                 "nodes": x.nodes, "tt_hits": x.tt_hits, "etc_cuts": x.etc_cuts,
+                "static_cuts": x.static_cuts,
                 "seconds": t1 - t0, "aborted": stopped, "player": cur,
                 "tt_entries": 2 * buckets}
     finally:

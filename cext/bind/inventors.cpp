@@ -288,6 +288,12 @@ void bind_inventors(py::module_& m) {
         s.pos.scores(buf);
         return std::vector<int>(buf, buf + s.game->num_players());
       })
+      .def("score_bounds", [](const PyState& s) {
+        int lo[atelier::kMaxPlayers], hi[atelier::kMaxPlayers];
+        s.pos.score_bounds(lo, hi);
+        const int n = s.game->num_players();
+        return py::make_tuple(std::vector<int>(lo, lo + n), std::vector<int>(hi, hi + n));
+      }, "(lo, hi) per seat: a final score each seat can keep, and one no continuation exceeds")
       .def("score_detail", [](const PyState& s, py::object seat_obj) {
         const int seat = (int)as_int(seat_obj, "seat", 0, s.game->num_players() - 1);
         ScoreDetail d = s.game->score(s.pos.st, seat);

@@ -11,6 +11,7 @@ constexpr int kMaxMoves = 1024;     // inventors needs <= 498 (spec 8.12)
 constexpr int kMaxPlayers = 5;
 constexpr int kChancePlayer = -1;   // current_player() at a chance node
 constexpr int kTerminalPlayer = -2; // current_player() at a terminal state
+constexpr int kNoScoreBound = 100000;  // score_bounds of a ruleset that knows none: +-this
 
 struct MoveList {
   int size = 0;

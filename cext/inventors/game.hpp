@@ -46,6 +46,7 @@ class Game {
   // Scoring (spec §7); valid at any state (counts what is held now), final at TERMINAL.
   ScoreDetail score(const State& s, int seat) const;
   void scores(const State& s, int* out) const;       // totals, n entries
+  void score_bounds(const State& s, int* lo, int* hi) const;  // concept: score_bounds
   void returns(const State& s, double* out) const;   // win shares (7.5), sum 1 at TERMINAL
   uint8_t winners(const State& s) const;             // bit mask of seats sharing the win
 
@@ -102,6 +103,7 @@ struct Position {
   void apply_chance(Move) {}
   void returns(double* out) const { game->returns(st, out); }
   void scores(int* out) const { game->scores(st, out); }
+  void score_bounds(int* lo, int* hi) const { game->score_bounds(st, lo, hi); }
   uint64_t hash() const { return st.hash; }
   // Perfect information: the information set is the state itself.
   uint64_t infoset_key(int) const { return st.hash; }

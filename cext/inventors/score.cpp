@@ -79,6 +79,64 @@ void Game::scores(const State& s, int* out) const {
   for (int p = 0; p < n_; ++p) out[p] = score(s, p).total;
 }
 
+// Suite scores with extra stars, cached: a bound asks for the same few won sets again and
+// again (they change only when a card is taken), and the DP with stars is the costly part.
+static int suite_cached(const int* c6, int stars) {
+  static thread_local uint64_t key[1024];
+  static thread_local int val[1024];
+  uint64_t k = 1 + (uint64_t)stars;
+  for (int v = 0; v < kTypes; ++v) k = (k << 5) | (uint64_t)c6[v];
+  const int slot = (int)((k * 0x9E3779B97F4A7C15ull) >> 54);
+  if (key[slot] == k) return val[slot];
+  key[slot] = k;
+  return val[slot] = suite_score(c6, stars);
+}
+
+// Score bounds (concept: score_bounds). Every part of a score but held VP and ST tokens only
+// grows, and those leave a hand only when their owner plays them: the current total is a
+// score each seat can keep whatever the others do. For the ceiling, each of the completions
+// still to come rewards a seat at most once (5.7.4: distinct seats), with a card (at most 3
+// points, 7.1) or one token: at most 3 points of VP, one star, or one level step. Every held
+// token can also become one level step (a back play, 0 -> 1, or a front play, N-1 -> N).
+// Counting each reward in every category at once keeps the ceiling simple and safe.
+// A won card's type is one star's worth to the suites: a star can take any number.
+void Game::score_bounds(const State& s, int* lo, int* hi) const {
+  int left = 0;   // completions still to come
+  if (s.phase == CHANCE_REVEAL) left = (4 - s.age) * (k() - 1);
+  else if (s.phase != TERMINAL) left = (s.ndisplay - 1) + (3 - s.age) * (k() - 1);
+  for (int p = 0; p < n_; ++p) {
+    const ScoreDetail d = score(s, p);
+    lo[p] = d.total;
+    int r = left;
+    if (s.phase == REWARD)
+      for (int i = s.rw_index; i < s.rw_count; ++i) r += s.rw_seats[i] == p;
+    if (r == 0 && s.phase == TERMINAL) {
+      hi[p] = d.total;
+      continue;
+    }
+    int types[kTypes] = {0}, tokens = 0;
+    for (uint64_t w = s.won[p]; w; w &= w - 1) ++types[ed_.cards[lsb64(w)].type];
+    for (int k = 0; k < kTokenKinds; ++k) tokens += s.hand[p][k];
+    // Goals reachable with `steps` level steps: the best subset of inventors by deficit.
+    const int steps = tokens + r;
+    int deficit[kInventorsPerTeam], goals = 0;
+    for (int i = 0; i < kInventorsPerTeam; ++i) {
+      deficit[i] = 0;
+      for (int dd = 0; dd < kDisciplines; ++dd) {
+        const int need = ed_.inventors[teams_[p]][i].goal[dd] - s.level(p, i, dd);
+        deficit[i] += need > 0 ? need : 0;
+      }
+    }
+    for (int m = 0; m < (1 << kInventorsPerTeam); ++m) {
+      int cost = 0, vp = 0;
+      for (int i = 0; i < kInventorsPerTeam; ++i)
+        if (m >> i & 1) cost += deficit[i], vp += goal_vp_[p][i];
+      if (cost <= steps && vp > goals) goals = vp;
+    }
+    hi[p] = d.cards + d.vp_tokens + 3 * r + goals + suite_cached(types, s.hand[p][ST] + r);
+  }
+}
+
 // Spec 7.5: highest total, then most won cards, then a shared win.
 uint8_t Game::winners(const State& s) const {
   int best_total = -1, best_cards = -1;

@@ -159,6 +159,10 @@ struct Position {
   void apply_chance(Move m) { game->apply_chance(st, m); }
   void returns(double* out) const { game->returns(st, out); }
   void scores(int* out) const { game->scores(st, out); }
+  // No score bounds known (concept: score_bounds): the search learns nothing from them here.
+  void score_bounds(int* lo, int* hi) const {
+    for (int p = 0; p < num_players(); ++p) lo[p] = -kNoScoreBound, hi[p] = kNoScoreBound;
+  }
   uint64_t hash() const { return st.hash; }
   uint64_t infoset_key(int seat) const { return game->infoset_key(st, seat); }
   void determinize(int seat, Rng& rng) { game->determinize(st, seat, rng); }

@@ -59,6 +59,12 @@ class Game {
   uint64_t infoset_key(const State& s, int seat) const;
   void determinize(State& s, int seat, Rng& rng) const;
   Move greedy_move(const State& s, Rng& rng) const;
+  // Scores only grow; the prizes still to win are the one on the table and one per trick to
+  // come, each at most the highest value.
+  void score_bounds(const State& s, int* lo, int* hi) const {
+    const int left = (s.prize != 0xFF ? s.prize + 1 : 0) + (h_ - s.trick - (s.prize != 0xFF)) * v_;
+    for (int p = 0; p < n_; ++p) lo[p] = s.score[p], hi[p] = s.score[p] + (s.phase == TERMINAL ? 0 : left);
+  }
   bool chance_free(const State& s) const { return s.phase == TERMINAL || (s.phase == PLAY && s.trick == h_ - 1); }
   std::string move_to_string(const State& s, Move m) const;
 
@@ -88,6 +94,7 @@ struct Position {
   void apply_chance(Move m) { game->apply_chance(st, m); }
   void returns(double* out) const { game->returns(st, out); }
   void scores(int* out) const { game->scores(st, out); }
+  void score_bounds(int* lo, int* hi) const { game->score_bounds(st, lo, hi); }
   uint64_t hash() const { return game->hash(st); }
   uint64_t infoset_key(int seat) const { return game->infoset_key(st, seat); }
   void determinize(int seat, Rng& rng) { game->determinize(st, seat, rng); }

@@ -91,7 +91,7 @@ def alphabeta(state, objective="win", prove=False, max_nodes=None, time=None, me
 
     players, cur, _ = _check_decision(state)
     max_nodes = DEFAULT_MAX_NODES if max_nodes is None else max_nodes
-    order = engine.AB_DEFAULT_ORDERING if ordering is None else check_int(ordering, "ordering", 0, 15)
+    order = engine.AB_DEFAULT_ORDERING if ordering is None else check_int(ordering, "ordering", 0, 31)
     viewpoint, determinizations = endgame_plan(state, determinizations)
     seat = cur if viewpoint is None else viewpoint
     if determinizations and not engine.hidden_information(state, seat):
