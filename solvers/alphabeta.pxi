@@ -311,7 +311,8 @@ cdef int abroot(AnyPos* root, ABCtx* x, int prove, int32_t* lo, int32_t* hi, int
     while True:
         left = 0
         if prove and rlo[0] < rhi[0]:
-            rc = ab_refine(root, x, rlo, rhi, -1, budget, &guess)
+            # One question, no other to starve: the root's value gets the whole budget.
+            rc = ab_refine(root, x, rlo, rhi, -1, x.max_nodes, &guess)
             if rc < 0:
                 return -1
             left += rc

@@ -23,6 +23,7 @@ cdef extern from "util.hpp" namespace "atelier::search" nogil:
     double now_seconds()
 
 DEF MAX_SEATS = 8      # per-seat scratch arrays in the search; kMaxPlayers (5) fits
+DEF REPORT_EVERY = 65536   # exact searches: nodes between two progress reports (and Ctrl-C checks)
 
 from atelier.errors import InputError
 
@@ -142,9 +143,10 @@ def position_info(state):
 # One module, one concept per file: the parts below are textually included, in this order,
 # because they share the cdef helpers and the fused position type defined above.
 include "bots.pxi"
+include "alphabeta.pxi"
 include "mcts.pxi"
+include "solver.pxi"
 include "ismcts.pxi"
 include "tree.pxi"
 include "expectimax.pxi"
-include "alphabeta.pxi"
 include "dispatch.pxi"

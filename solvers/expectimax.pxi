@@ -5,7 +5,6 @@
 # ---------------------------------------------------------------------------------------------
 
 DEF TIE = 1e-9         # values within TIE are equal (then the earlier canonical move is chosen)
-DEF REPORT_EVERY = 65536   # nodes between two progress reports (and Ctrl-C checks)
 DEF MAX_TT_BITS = 30
 
 cdef struct XCtx:

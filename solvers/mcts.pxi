@@ -12,6 +12,8 @@ cdef enum NodeKind:
     K_TERMINAL = 4
 
 DEF CHANCE_CAP = 64    # at most this many outcomes become exact children
+DEF LEAF_FIRST = 64    # MCTS-Solver: a new leaf's first try, leaf_nodes / LEAF_FIRST nodes per test
+DEF LEAF_SCALE = 64    # MCTS-Solver: at v visits (16, 64, ...), leaf_nodes * v / LEAF_SCALE per test
 DEF MAX_DEPTH = 4096
 DEF MAX_ARENA = 2147483646   # nodes per tree: indices are int32 (-1 = none)
 DEF MAX_TREE_ITERATIONS = 4294967294   # visit counts are uint32
@@ -46,12 +48,20 @@ cdef struct Core:
     int full
     int64_t iterations
     double* rs           # root statistics: nroot * 4 * np (win sum, win sq, score sum, score sq)
+    # MCTS-Solver (solver.pxi): per node, bounds on seat 0's win share in halves (0 loss,
+    # 1 draw, 2 win); equal bounds = proven. Two players, win reward, MCTS only.
+    int solver
+    int8_t* plo
+    int8_t* phi
+    ABCtx* leaf          # the exact solver for new chance-free leaves (NULL: none)
+    int64_t leaf_nodes   # its node budget per null-window test
+    int64_t leaf_tries, leaf_proofs
     int32_t path[MAX_DEPTH]
 
 
 def node_bytes(int players):
     """Bytes per arena node for `players` seats (the design bound is 64)."""
-    return 8 * players + 4 + 4 + 4 + 2 + 2 + 2 + 1 + 1 + 4
+    return 8 * players + 4 + 4 + 4 + 2 + 2 + 2 + 1 + 1 + 4   # + 2 with MCTS-Solver (2 players)
 
 
 cdef int core_alloc(Core* c, int np, int64_t cap) noexcept nogil:
@@ -89,6 +99,8 @@ cdef void core_free(Core* c) noexcept nogil:
     free(c.val); free(c.visits); free(c.first_child); free(c.next_sib); free(c.move)
     free(c.n_moves); free(c.n_children); free(c.player); free(c.kind); free(c.aux)
     free(c.keys); free(c.legalbits); free(c.rs); free(c.ht_key); free(c.ht_node)
+    free(c.plo); free(c.phi); leaf_free(c)
+    c.plo = NULL; c.phi = NULL
     c.val = NULL; c.visits = NULL; c.first_child = NULL; c.next_sib = NULL; c.move = NULL
     c.n_moves = NULL; c.n_children = NULL; c.player = NULL; c.kind = NULL; c.aux = NULL
     c.keys = NULL; c.legalbits = NULL; c.rs = NULL; c.ht_key = NULL; c.ht_node = NULL
@@ -111,6 +123,9 @@ cdef inline int32_t new_node(Core* c, Move m) noexcept nogil:
     c.player[i] = -3
     c.kind[i] = K_NEW
     c.aux[i] = 0
+    if c.plo != NULL:
+        c.plo[i] = 0
+        c.phi[i] = 2
     return i
 
 
@@ -128,6 +143,8 @@ cdef void classify(AnyPos* s, Core* c, int32_t node) noexcept nogil:
     c.player[node] = <int8_t>s.current_player()
     if s.is_terminal():
         c.kind[node] = K_TERMINAL
+        if c.solver:
+            solver_terminal(s, c, node)
     elif s.is_chance():
         k = s.chance_outcomes(mv, pr, CHANCE_CAP)
         if k >= 0:
@@ -139,6 +156,8 @@ cdef void classify(AnyPos* s, Core* c, int32_t node) noexcept nogil:
         c.kind[node] = K_DECISION
         s.legal_moves(ml)
         c.n_moves[node] = <uint16_t>ml.size
+        if c.solver and c.leaf != NULL and node != 0 and s.chance_free():
+            solver_leaf(s, c, node, c.leaf_nodes // LEAF_FIRST)
 
 
 cdef inline int32_t select_ucb(Core* c, int32_t node, int p) noexcept nogil:
@@ -257,6 +276,11 @@ cdef int mcts_iteration(AnyPos* root, Core* c, Rng* rng) noexcept nogil:
             break
         if c.kind[node] == K_TERMINAL:
             break
+        if (c.solver and c.leaf != NULL and node != 0 and c.kind[node] == K_DECISION
+                and leaf_due(c, node) and s.chance_free()):
+            solver_leaf(&s, c, node, c.leaf_nodes * c.visits[node] // LEAF_SCALE)
+        if c.solver and node != 0 and c.plo[node] == c.phi[node]:
+            break   # proven: its exact value replaces the playout's win below (the scores stay the playout's)
         if depth >= MAX_DEPTH - 1:
             break
         if c.kind[node] == K_DECISION:
@@ -269,7 +293,7 @@ cdef int mcts_iteration(AnyPos* root, Core* c, Rng* rng) noexcept nogil:
                 add_child(c, node, ch)
                 s.apply(c.move[ch])
             else:
-                ch = select_ucb(c, node, c.player[node])
+                ch = select_ucb(c, node, c.player[node]) if not c.solver else select_solver(c, node, c.player[node])
                 if ch < 0:
                     break   # a decision without moves (not a valid ruleset): play out from here
                 s.apply(c.move[ch])
@@ -329,5 +353,7 @@ cdef int mcts_iteration(AnyPos* root, Core* c, Rng* rng) noexcept nogil:
         node = ch
     _playout(&s, rng, c.rollout)
     terminal_reward(&s, c, win, reward, sc)
+    if c.solver:
+        solver_backup(c, depth, win, reward)
     backup(c, depth, win, reward, sc)
     return 0

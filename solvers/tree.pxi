@@ -9,6 +9,8 @@ cdef int64_t run_core(AnyPos* root, Core* c, Rng* rng, int64_t n, double deadlin
         elif mcts_iteration(root, c, rng):
             break
         i += 1
+        if c.solver and c.plo[0] == c.phi[0]:
+            break   # the root is proven: no iteration can change its answer
         if deadline > 0 and (i & 63) == 0 and now_seconds() >= deadline:
             break
     return i
@@ -43,7 +45,7 @@ cdef class Tree:
 
     def __init__(self, state, *, uint64_t seed=0, double exploration=1.0, str reward="win",
                  str rollout="random", int64_t max_nodes=1000000, bint ismcts=False,
-                 double pw_c=1.0, double pw_alpha=0.5):
+                 double pw_c=1.0, double pw_alpha=0.5, bint solver=False, int64_t leaf_nodes=0):
         # Every parameter is checked here too (atelier.solvers checks them first, with the
         # user's names): a NaN or negative constant would make the selection meaningless.
         if not (0.0 <= exploration <= 1e300):
@@ -78,6 +80,14 @@ cdef class Tree:
         self.c.rollout = 0 if rollout == "random" else 1
         self.c.ismcts = ismcts
         self.c.observer = cur
+        if solver and (ismcts or reward != "win" or self.pos.players != 2):
+            raise ValueError("solver: MCTS-Solver needs MCTS, the win reward and two players")
+        if not 0 <= leaf_nodes <= 1 << 40:
+            raise ValueError(f"leaf_nodes: expected 0..2^40, got {leaf_nodes}")
+        if solver and solver_alloc(&self.c) != 0:
+            raise MemoryError("search tree: cannot allocate the solver's bounds")
+        if solver and leaf_nodes > 0 and leaf_alloc(&self.c, self.pos.players, leaf_nodes) != 0:
+            raise MemoryError("search tree: cannot allocate the leaf solver's table")
         if ismcts:
             if ismcts_alloc(&self.c) != 0:
                 raise MemoryError("search tree: cannot allocate the information-set table")
@@ -127,6 +137,20 @@ cdef class Tree:
         return self.c.iterations
 
     @property
+    def solver(self):
+        return bool(self.c.solver)
+
+    @property
+    def proven_root(self):
+        """MCTS-Solver: seat 0's proven win share at the root, or None."""
+        return self.c.plo[0] * 0.5 if self.c.solver and self.c.plo[0] == self.c.phi[0] else None
+
+    @property
+    def leaf_solves(self):
+        """MCTS-Solver: (leaves handed to alpha-beta, leaves it proved)."""
+        return self.c.leaf_tries, self.c.leaf_proofs
+
+    @property
     def nodes(self):
         return self.c.size
 
@@ -156,6 +180,9 @@ cdef class Tree:
                 "win_sq": [rs[np_ + q] for q in range(np_)],
                 "score_sum": [rs[2 * np_ + q] for q in range(np_)],
                 "score_sq": [rs[3 * np_ + q] for q in range(np_)],
+                # MCTS-Solver: seat 0's proven win share, None when not proven
+                "proven": (self.c.plo[1 + i] * 0.5 if self.c.solver and self.c.plo[1 + i] == self.c.phi[1 + i]
+                           else None),
             })
         return out
 

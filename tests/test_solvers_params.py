@@ -313,10 +313,10 @@ def test_endgame_progress_line_after_a_second():
     from atelier.cli.search import _EndgameProgress
 
     out = io.StringIO()
-    with _EndgameProgress(Console(file=out, force_terminal=True, width=80)) as progress:
+    with _EndgameProgress(Console(file=out, force_terminal=True, width=80), "alpha-beta") as progress:
         progress(65536, 0.4)
         assert out.getvalue() == ""
         progress(131072, 1.2)
-        progress(196608, 1.7)
-    assert "196,608 nodes searched, 1.7 s" in out.getvalue()
+        progress(196608, 1.7, 3, 40)
+    assert "solving (alpha-beta): 196,608 nodes searched, 1.7 s, 3 of 40 moves resolved" in out.getvalue()
     assert "65,536 nodes" not in out.getvalue()

@@ -15,7 +15,7 @@ from ..limits import SEED_MAX
 from ..viewpoint import apply_in_view
 from . import main
 from .errors import quoted, run_guarded
-from .options import (GAMES as N_GAMES, PLAYERS, SEAT, SEED, WIDTH, edition_option, json_option,
+from .options import (GAMES as N_GAMES, PLAYERS, SEAT, SECONDS, SEED, WIDTH, edition_option, json_option,
                       read_position, seed_option)
 
 __all__ = ["read_position"]   # the reader every command shares (cli/options.py)
@@ -216,18 +216,30 @@ def examples(as_json):
 
 @main.command()
 @click.option("--game", type=click.Choice(GAMES, case_sensitive=False), default="inventors", show_default=True)
-@click.option("--players", "-n", type=PLAYERS, default=4, show_default=True, metavar="N")
-@click.option("--games", "n_games", type=N_GAMES, default=20000, show_default=True, metavar="N")
+@click.option("--players", "-n", type=PLAYERS, default=None, metavar="N",
+              help="Seats (default 4; 2 with --endgame).")
+@click.option("--games", "n_games", type=N_GAMES, default=None, metavar="N",
+              help="Core playouts (default 20,000), or greedy games with --endgame (default 20).")
 @seed_option()
 @click.option("--core-only", is_flag=True, help="Skip the search figures (MCTS, expectimax).")
+@click.option("--endgame", is_flag=True,
+              help="How far back from the end alpha-beta solves greedy games exactly (slow: "
+                   "up to --time seconds per position).")
+@click.option("--time", "-t", "seconds", type=SECONDS, default=60.0, show_default=True, metavar="S",
+              help="--endgame: seconds per exact solve.")
 @json_option("Print the figures as JSON.")
 @run_guarded
-def bench(game, players, n_games, seed, core_only, as_json):
+def bench(game, players, n_games, seed, core_only, endgame, seconds, as_json):
     """Speed figures: the C++ core (random playouts, state copies) and the search (MCTS
-    iterations/s at the start and mid-game, thread speedup, expectimax nodes/s)."""
+    iterations/s at the start and mid-game, thread speedup, expectimax nodes/s); with
+    --endgame, the exact solver's reach instead."""
+    if endgame:
+        _bench_endgame(game, players or 2, n_games or 20, seed, seconds, as_json)
+        return
     from ..bench import bench as run_bench
 
-    result = run_bench(game, players=players, games=n_games, seed=seed, search=not core_only)
+    players = players or 4
+    result = run_bench(game, players=players, games=n_games or 20000, seed=seed, search=not core_only)
     if as_json:
         click.echo(strict_dumps({"format": "atelier.bench/1", **result}, indent=2))
         return
@@ -237,6 +249,38 @@ def bench(game, players, n_games, seed, core_only, as_json):
     for row in result["rows"]:
         figures = ", ".join(f"{k} {_fmt(v)}" for k, v in row.items() if k != "what")
         click.echo(f"  {row['what']}: {figures}")
+
+
+def _bench_endgame(game, players, n_games, seed, seconds, as_json):
+    from ..solvers.endgame_bench import endgame_bench
+
+    def say(line):
+        if not as_json:
+            click.echo("  " + line, err=True)
+
+    r = endgame_bench(game, players=players, games=n_games, seed=seed, seconds=seconds, progress=say)
+    if as_json:
+        click.echo(strict_dumps({"format": "atelier.bench-endgame/1", **r}, indent=2))
+        return
+    click.echo(f"{game}, {players} players, {n_games} greedy games from seed {seed}, {r['cpu_count']} CPUs, "
+               f"{seconds:g} s per solve (one core), walking back {r['step']} decisions at a time")
+    for row in r["rows"]:
+        proof = (f", prove {row['prove_seconds']:.2f} s" if row.get("prove_ok") else "")
+        if row.get("margin_seconds") is not None:
+            proof += (f", margins {row['margin_seconds']:.2f} s" if row["margin_ok"]
+                      else f", margins not solved in {seconds:g} s")
+        at = f" ({row['nodes']:,} nodes, {row['seconds']:.2f} s{proof})" if row["furthest"] else ""
+        whole = ", the whole tail" if row["whole_tail"] else ""
+        click.echo(f"  seed {row['seed']}: solved {row['furthest']} of {row['tail']} decisions back{whole}{at}")
+    s = r["summary"]
+    def x(v, floor=False):
+        return "n/a" if v is None else f"{'>= ' if floor else ''}{v:.1f}x"
+    click.echo(f"  games solved >= {s['target_back']} back: {s['games_at_target']}/{n_games}; furthest back "
+               f"min {s['min_furthest']}, median {s['median_furthest']}, max {s['max_furthest']}; whole "
+               f"tail (from the first decision after the last chance event): {s['whole_tail_solved']}/{n_games}; "
+               f"--prove on the same positions: {x(s['prove_speedup_vs_margin_values'], not s['margin_all_solved'])} "
+               f"faster than the exact margins (full values), {x(s['prove_speedup_vs_win_values'])} "
+               f"than every move's exact win value")
 
 
 def _fmt(v) -> str:

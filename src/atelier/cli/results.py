@@ -36,13 +36,15 @@ def suggest_json(r) -> dict:
         moves.append({"move": m.text, "move_id": m.move, "visits": m.visits,
                       "win": m.win if seen else None, "win_ci": m.win_ci if seen else None,
                       "score": m.score if seen else None, "score_ci": m.score_ci if seen else None,
-                      "value": m.value if seen else None, "overlaps_best": c})
+                      "value": m.value if seen else None, "overlaps_best": c,
+                      "proven": m.proven})
     return {"format": "atelier.suggest/1", "algorithm": r.algorithm, "player": r.player,
             "reward": r.reward, "best": r.best_text, "best_move_id": r.best_move,
             "best_index": r.best_index, "moves": moves, "iterations": r.iterations,
             "nodes": r.nodes, "seconds": r.seconds, "iterations_per_s": r.iterations_per_s,
             "threads": r.threads, "seed": r.seed, "memory_full": r.memory_full,
-            "per_tree_iterations": r.per_tree_iterations, "signature": r.signature}
+            "per_tree_iterations": r.per_tree_iterations, "signature": r.signature,
+            "solver": r.solver, "proven": r.proven, "leaf_solves": list(r.leaf_solves)}
 
 
 def endgame_json(x) -> dict:

@@ -63,11 +63,13 @@ def _fmt_vec(xs, digits=1):
               help="auto: ISMCTS when the seat to move cannot see everything, else MCTS.")
 @click.option("--ismcts", is_flag=True, help="Same as --algorithm ismcts.")
 @click.option("--top", type=TOP, metavar="N", default=10, show_default=True, help="Rows shown, best first.")
+@click.option("--solver/--no-solver", default=True, show_default=True,
+              help="MCTS-Solver (two players, win reward): prove wins, draws and losses in the tree.")
 @edition_option
 @json_option()
 @run_guarded
 def suggest(pos, iterations, seconds, threads, seed, reward, memory_mb, algorithm, ismcts, top,
-            edition, as_json):
+            solver, edition, as_json):
     """Rank the moves in POS by MCTS: visits, win %, expected scores, 95% intervals.
 
     The last line is the best move alone, for scripts."""
@@ -82,10 +84,11 @@ def suggest(pos, iterations, seconds, threads, seed, reward, memory_mb, algorith
         # full state would use cards the mover cannot see.
         algorithm = "ismcts" if solvers.engine.hidden_information(state) else "mcts"
     search = solvers.ismcts if algorithm == "ismcts" else solvers.mcts
+    extra = {"solver": "auto" if solver else False} if algorithm == "mcts" else {}
     show = not as_json and sys.stderr.isatty()
     with _progress_bar("thinking", show) as update:
         r = search(state, iterations=iterations, time=seconds, threads=threads, seed=seed,
-                   reward=reward, memory_mb=memory_mb, progress=update)
+                   reward=reward, memory_mb=memory_mb, progress=update, **extra)
     if as_json:
         click.echo(strict_dumps(suggest_json(r)))
         return

@@ -13,6 +13,7 @@ from .results import close_to_best
 
 CLOSE = "≈"
 NO_DATA = "—"
+_PROOF = {1.0: "win", 0.5: "draw", 0.0: "loss"}   # MCTS-Solver: the mover's proven result
 
 
 def _vec(xs, digits=1) -> str:
@@ -36,19 +37,31 @@ def table(r, top: int) -> tuple[Table, int, bool]:
     close = close_to_best(r)
     order = ranked(r)
     shown = order[:top]
-    t = Table(title=f"{r.algorithm}: seat {p} to move, {r.iterations:,} iterations in {r.seconds:.2f} s "
+    solver = getattr(r, "solver", False)
+    algo = r.algorithm + (" + solver" if solver else "")
+    if solver and r.proven is not None:
+        algo += f" (proven {_PROOF[r.proven]})"
+    t = Table(title=f"{algo}: seat {p} to move, {r.iterations:,} iterations in {r.seconds:.2f} s "
                     f"({r.iterations_per_s:,.0f}/s, {r.threads} thread{'s' * (r.threads > 1)})",
               title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
     rows = []
     for i in shown:
         m = r.moves[i]
         mark = CLOSE if close[i] else ""
-        if m.visits == 0:
-            rows.append([m.text, mark, "0", NO_DATA, NO_DATA, NO_DATA, NO_DATA])
+        if m.proven is not None:   # exact: the interval says nothing more
+            row = [m.text, mark, f"{m.visits:,}", f"{100 * m.proven:.1f}", "exact"]
+            row += [_vec(m.score), _ci(m.score_ci)] if m.visits else [NO_DATA, NO_DATA]
+        elif m.visits == 0:
+            row = [m.text, mark, "0", NO_DATA, NO_DATA, NO_DATA, NO_DATA]
         else:
-            rows.append([m.text, mark, f"{m.visits:,}", f"{100 * m.win[p]:.1f}", _ci(m.win_ci, 100),
-                         _vec(m.score), _ci(m.score_ci)])
+            row = [m.text, mark, f"{m.visits:,}", f"{100 * m.win[p]:.1f}", _ci(m.win_ci, 100),
+                   _vec(m.score), _ci(m.score_ci)]
+        if solver:
+            row.append(_PROOF.get(m.proven, ""))
+        rows.append(row)
     heads = ["move", "", "visits", f"win% s{p}", "±95%", "score " + " ".join(f"s{q}" for q in range(n)), "±95%"]
+    if solver:
+        heads.append("proven")
     for k, head in enumerate(heads):
         # No cell wraps or is cut to "…": a move must be pasteable as printed, and a table
         # wider than the terminal is printed whole (fitted_console) for the terminal to wrap.

@@ -68,6 +68,7 @@ class MoveStats:
     score: list[float]        # mean final score per seat
     score_ci: float           # 95% half-width of the mover's score
     value: list[float]        # mean backed-up reward per seat (= win, or the score margin)
+    proven: float | None = None   # MCTS-Solver: the mover's proven win share (1 win, 0.5 draw, 0 loss)
 
 
 class _RootChoice:
@@ -111,6 +112,9 @@ class SearchResult(_RootChoice):
     memory_full: bool = False
     per_tree_iterations: list[int] = field(default_factory=list)
     signature: list = field(default_factory=list)
+    solver: bool = False          # MCTS-Solver ran (two players, win reward, MCTS)
+    proven: float | None = None   # the mover's proven win share at the root, when proven
+    leaf_solves: tuple[int, int] = (0, 0)   # new leaves handed to alpha-beta, and proven by it
 
     @property
     def iterations_per_s(self) -> float:
@@ -149,10 +153,11 @@ def _check_decision(state):
 
 
 def _search(algorithm, state, iterations, time, threads, seed, reward, memory_mb, exploration,
-            rollout, progress):
+            rollout, progress, solver=False, leaf_nodes=0):
     iterations, time, threads, seed, reward, memory_mb, exploration, rollout = _check_search(
         iterations, time, threads, seed, reward, memory_mb, exploration, rollout, progress)
     players, cur, n_root = _check_decision(state)
+    solver, leaf_nodes = _check_solver(solver, leaf_nodes, algorithm, players, reward)
     viewpoint = getattr(state, "viewpoint", None)
     if viewpoint is not None and algorithm != "ismcts":
         raise InputError(f"algorithm: {algorithm} would treat seat {viewpoint}'s placeholder sample "
@@ -163,6 +168,8 @@ def _search(algorithm, state, iterations, time, threads, seed, reward, memory_mb
     if iterations is None and time is None:
         iterations = DEFAULT_ITERATIONS
     node_bytes = engine.node_bytes(players) + 2   # + the chance-key side table (cap / 4 words)
+    if solver:
+        node_bytes += 2   # + MCTS-Solver's bounds
     if algorithm == "ismcts":
         node_bytes += 24    # + the information-set table (12-byte slots, up to 2 per node)
     cap = min(int(memory_mb * 2**20) // threads // node_bytes, 2**31 - 2)  # 32-bit node indices
@@ -180,7 +187,8 @@ def _search(algorithm, state, iterations, time, threads, seed, reward, memory_mb
         try:
             trees.append(engine.Tree(state, seed=engine.tree_seed(seed, t), exploration=exploration,
                                      reward=reward, rollout=rollout, max_nodes=cap_t,
-                                     ismcts=(algorithm == "ismcts")))
+                                     ismcts=(algorithm == "ismcts"), solver=solver,
+                                     leaf_nodes=leaf_nodes))
         except MemoryError:
             trees.clear()   # free the trees already made before saying so
             raise InputError(f"memory_mb: cannot allocate {memory_mb:g} MB for the search tree"
@@ -226,6 +234,24 @@ def _search(algorithm, state, iterations, time, threads, seed, reward, memory_mb
     return _merge(algorithm, state, trees, cur, players, seconds, threads, seed, reward)
 
 
+DEFAULT_LEAF_NODES = 1000   # MCTS-Solver: alpha-beta nodes per null-window test at a new leaf
+
+
+def _check_solver(solver, leaf_nodes, algorithm, players, reward):
+    """MCTS-Solver's switch: "auto" turns it on where it applies (MCTS, two players, the win
+    reward), True insists (InputError where it does not apply), False turns it off."""
+    applies = algorithm == "mcts" and players == 2 and reward == "win"
+    if solver == "auto":
+        solver = applies
+    else:
+        solver = check_flag(solver, "solver")
+        if solver and not applies:
+            raise InputError(f"solver: MCTS-Solver needs MCTS, two players and the win reward "
+                             f"(here: {algorithm}, {players} players, {reward})")
+    leaf_nodes = check_int(DEFAULT_LEAF_NODES if leaf_nodes is None else leaf_nodes, "leaf_nodes", 0, 10**9)
+    return solver, leaf_nodes if solver else 0
+
+
 def _fraction(trees, iterations, t0, time):
     done = sum(t.iterations for t in trees)
     f = done / iterations if iterations else 0.0
@@ -243,6 +269,7 @@ def _merge(algorithm, state, trees, cur, players, seconds, threads, seed, reward
             continue
         for a, b in zip(stats, rows):
             a["visits"] += b["visits"]
+            a["proven"] = a["proven"] if a["proven"] is not None else b["proven"]
             for k in ("value_sum", "win_sum", "win_sq", "score_sum", "score_sq"):
                 a[k] = [x + y for x, y in zip(a[k], b[k])]
     moves = []
@@ -255,19 +282,38 @@ def _merge(algorithm, state, trees, cur, players, seconds, threads, seed, reward
             move=r["move"], text=state.move_to_string(r["move"]), visits=n, win=win,
             win_ci=_ci(r["win_sum"][cur], r["win_sq"][cur], n),
             score=score, score_ci=_ci(r["score_sum"][cur], r["score_sq"][cur], n),
-            value=[v / d for v in r["value_sum"]]))
-    best = 0
-    for i, m in enumerate(moves):
-        b = moves[best]
-        if (m.visits, m.value[cur]) > (b.visits, b.value[cur]):
-            best = i
+            value=[v / d for v in r["value_sum"]],
+            proven=None if r["proven"] is None else (r["proven"] if cur == 0 else 1.0 - r["proven"])))
+    best = _best_visited(moves, cur)
+    root = next((t.proven_root for t in trees if t.proven_root is not None), None)
     return SearchResult(
         algorithm=algorithm, player=cur, moves=moves, best_index=best,
         iterations=sum(t.iterations for t in trees), nodes=sum(t.nodes for t in trees),
         seconds=seconds, threads=threads, seed=seed, reward=reward,
         memory_full=any(t.full for t in trees),
         per_tree_iterations=[t.iterations for t in trees],
-        signature=[list(t.signature()) for t in trees])
+        signature=[list(t.signature()) for t in trees],
+        solver=all(t.solver for t in trees),
+        proven=None if root is None else (root if cur == 0 else 1.0 - root),
+        leaf_solves=tuple(sum(t.leaf_solves[k] for t in trees) for k in range(2)))
+
+
+def _best_visited(moves, cur):
+    """The most visited move (ties: higher mover value, then the earlier move); with proofs
+    (MCTS-Solver): a proven win first, and never a move proven worse than another's proof."""
+    floor = max((m.proven for m in moves if m.proven is not None), default=None)
+    cand = [i for i, m in enumerate(moves) if floor is None or m.proven is None or m.proven >= floor]
+    won = [i for i in cand if moves[i].proven == 1.0]
+    if won:
+        return won[0]
+    if all(moves[i].proven is not None for i in cand):
+        return cand[0]   # every candidate proven at the same value: the earliest
+    best = cand[0]
+    for i in cand:
+        m, b = moves[i], moves[best]
+        if (m.visits, m.value[cur]) > (b.visits, b.value[cur]):
+            best = i
+    return best
 
 
 def _ci(s, sq, n):
@@ -280,7 +326,8 @@ def _ci(s, sq, n):
 
 
 def mcts(state, iterations=None, time=None, threads=1, seed=0, reward="win",
-         memory_mb=DEFAULT_MEMORY_MB, exploration=1.0, rollout="random", progress=None) -> SearchResult:
+         memory_mb=DEFAULT_MEMORY_MB, exploration=1.0, rollout="random", progress=None,
+         solver="auto", leaf_nodes=None) -> SearchResult:
     """UCT with max^n value vectors from a decision node of `state` (any ruleset).
 
     Budgets: `iterations` (total over all threads), `time` (seconds) and `memory_mb` (node
@@ -289,9 +336,14 @@ def mcts(state, iterations=None, time=None, threads=1, seed=0, reward="win",
     their root statistics are summed; with an iteration budget the result is the same for the
     same (seed, threads). `reward`: "win" (win share, ties split) or "margin" (score margin
     to the best other seat). `progress(fraction)` is called while searching.
+
+    `solver` (MCTS-Solver; "auto": on for two players and the win reward): proven wins, draws
+    and losses climb the tree; a new chance-free decision node is handed to alpha-beta with
+    `leaf_nodes` nodes per test (default 1000; 0: terminals only). Proven root moves carry
+    `proven`, the root's proof ends the search early, and a proven win is the best move.
     """
     return _search("mcts", state, iterations, time, threads, seed, reward, memory_mb, exploration,
-                   rollout, progress)
+                   rollout, progress, solver, leaf_nodes)
 
 
 def ismcts(state, iterations=None, time=None, threads=1, seed=0, reward="win",

@@ -1,0 +1,116 @@
+"""MCTS-Solver: every proof it reports agrees with alpha-beta, proofs reach `suggest`, and it
+turns itself on only where it applies."""
+import json
+import random
+
+import pytest
+
+pytest.importorskip("atelier._core")
+import atelier  # noqa: E402
+from atelier import solvers  # noqa: E402
+from atelier.errors import InputError  # noqa: E402
+from atelier.solvers import engine  # noqa: E402
+from cli_helpers import run  # noqa: E402
+from solver_helpers import dealt  # noqa: E402
+
+
+def _tail(seed):
+    """The chance-free decisions of a mixed greedy/random two-player Inventors game."""
+    s = atelier.open("inventors", players=2, seed=seed).start()
+    rnd = random.Random(seed)
+    out = []
+    while not s.is_terminal():
+        if s.is_chance():
+            s.sample_chance(rnd.getrandbits(63))
+            continue
+        if engine.chance_free(s):
+            out.append(s.clone())
+        moves = s.legal_moves()
+        s.apply(solvers.greedy_move(s, rnd.getrandbits(63)) if rnd.random() < 0.7 else rnd.choice(moves))
+    return out
+
+
+def small_endgames(count, backs=(2, 3, 5, 7, 9)):
+    """Chance-free positions alpha-beta solves within 300,000 nodes, with their exact values."""
+    out = []
+    for seed in range(1, 200):
+        tail = _tail(seed)
+        for back in backs:
+            if back > len(tail):
+                continue
+            s = tail[-back]
+            try:
+                exact = solvers.alphabeta(s, max_nodes=300_000)
+            except solvers.TooLarge:
+                continue
+            out.append((s, exact))
+            if len(out) == count:
+                return out
+    return out
+
+
+def _check_proofs(r, exact, where):
+    for m, x in zip(r.moves, exact.moves):
+        assert m.move == x.move
+        if m.proven is not None:
+            assert m.proven == x.bounds[0], (where, m.text, m.proven, x.bounds)
+    if r.proven is not None:
+        assert r.proven == max(x.bounds[0] for x in exact.moves), where
+
+
+def test_no_proof_is_ever_wrong():
+    cases = small_endgames(200)
+    assert len(cases) == 200
+    proofs = roots = 0
+    for k, (s, exact) in enumerate(cases):
+        for leaf_nodes in (0, 200):
+            r = solvers.mcts(s, iterations=1500, seed=k, leaf_nodes=leaf_nodes)
+            assert r.solver
+            _check_proofs(r, exact, (k, leaf_nodes))
+            proofs += sum(m.proven is not None for m in r.moves)
+            roots += r.proven is not None
+    assert proofs > 500 and roots > 50   # the check above ran on real proofs
+
+
+def test_a_proven_win_is_reported_and_chosen():
+    found = 0
+    for s, exact in small_endgames(60):
+        if max(m.bounds[0] for m in exact.moves) != 1.0:
+            continue
+        r = solvers.mcts(s, iterations=20_000, seed=3)
+        assert r.proven == 1.0 and r.best.proven == 1.0
+        assert exact.moves[r.best_index].bounds[0] == 1.0
+        assert r.iterations < 20_000   # a proven root ends the search
+        found += 1
+        if found == 1:
+            d = json.loads(run("suggest", "-", "-i", "20000", "--json", input=atelier.dump_position(s)).stdout)
+            assert d["solver"] and d["proven"] == 1.0
+            assert d["moves"][d["best_index"]]["proven"] == 1.0
+    assert found >= 5
+
+
+def test_proofs_with_threads_and_on_the_test_game():
+    for seed in range(8):
+        s = dealt(2, 6, 2, 3, seed, moves=2)
+        exact = solvers.expectimax(s)   # chance ahead: MCTS-Solver proves only chance-free subtrees
+        r = solvers.mcts(s, iterations=3000, seed=seed, threads=2)
+        for m, x in zip(r.moves, exact.moves):
+            if m.proven is not None:
+                assert m.proven == pytest.approx(x.value[s.current_player])
+
+
+def test_solver_switch():
+    s = small_endgames(1)[0][0]
+    assert solvers.mcts(s, iterations=200).solver
+    assert not solvers.mcts(s, iterations=200, solver=False).solver
+    assert not solvers.mcts(s, iterations=200, reward="margin").solver
+    with pytest.raises(InputError, match="solver"):
+        solvers.mcts(s, iterations=200, reward="margin", solver=True)
+    four = atelier.open("inventors", players=4, seed=1).start()
+    while four.is_chance():
+        four.sample_chance(1)
+    assert not solvers.mcts(four, iterations=200).solver
+    with pytest.raises(InputError, match="leaf_nodes"):
+        solvers.mcts(s, iterations=10, leaf_nodes=-1)
+    r = run("suggest", "example:inventors-late", "-i", "3000", "--no-solver", "--json")
+    assert r.exit_code == 0 and not json.loads(r.stdout)["solver"]
