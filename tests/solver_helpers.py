@@ -73,3 +73,24 @@ def brute_minimax(state, objective):
         return sum(p * brute_minimax(c, objective) for p, c in chance_children(state))
     vals = [brute_minimax(state.child(m), objective) for m in state.legal_moves()]
     return max(vals) if state.current_player == 0 else min(vals)
+
+
+def mixed_game(game, players, seed, greedy=0.6):
+    """Every decision state of one seeded game whose moves are greedy with probability
+    `greedy`, else uniformly random, in order."""
+    import random
+
+    import atelier
+    from atelier import solvers
+
+    s = atelier.open(game, players=players, seed=seed).start()
+    rnd = random.Random(seed)
+    out = []
+    while not s.is_terminal():
+        if s.is_chance():
+            s.sample_chance(rnd.getrandbits(63))
+            continue
+        out.append(s.clone())
+        moves = s.legal_moves()
+        s.apply(solvers.greedy_move(s, rnd.getrandbits(63)) if rnd.random() < greedy else rnd.choice(moves))
+    return out

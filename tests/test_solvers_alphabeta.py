@@ -11,24 +11,9 @@ from atelier import solvers  # noqa: E402
 from atelier.errors import InputError  # noqa: E402
 from atelier.solvers import engine  # noqa: E402
 from cli_helpers import one_error_line, run  # noqa: E402
-from solver_helpers import dealt  # noqa: E402
+from solver_helpers import dealt, mixed_game  # noqa: E402
 
 BUDGET = 60_000   # expectimax nodes: small positions only, so the comparison stays quick
-
-
-def _game_states(game, players, seed):
-    """Every decision state of one mixed greedy/random game, in order."""
-    s = atelier.open(game, players=players, seed=seed).start()
-    rnd = random.Random(seed)
-    out = []
-    while not s.is_terminal():
-        if s.is_chance():
-            s.sample_chance(rnd.getrandbits(63))
-            continue
-        out.append(s.clone())
-        moves = s.legal_moves()
-        s.apply(solvers.greedy_move(s, rnd.getrandbits(63)) if rnd.random() < 0.6 else rnd.choice(moves))
-    return out
 
 
 def chance_free_positions(game, players, seeds, count, budget=BUDGET):
@@ -36,7 +21,7 @@ def chance_free_positions(game, players, seeds, count, budget=BUDGET):
     within `budget` nodes and that has a choice to make."""
     out = []
     for seed in seeds:
-        states = [s for s in _game_states(game, players, seed) if engine.chance_free(s)]
+        states = [s for s in mixed_game(game, players, seed) if engine.chance_free(s)]
         pick = None
         for s in reversed(states):
             try:
@@ -189,7 +174,7 @@ def test_inventors_score_bounds_hold_on_every_continuation_tried():
     """lo: the seat keeps it by never spending its VP and ST tokens; hi: no line passes it."""
     rnd = random.Random(5)
     for seed in range(1, 25):
-        for s in _game_states("inventors", 2 + seed % 4, seed)[::7]:
+        for s in mixed_game("inventors", 2 + seed % 4, seed)[::7]:
             lo, hi = s.score_bounds()
             for k in range(4):
                 t = s.clone()

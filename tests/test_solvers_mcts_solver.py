@@ -11,23 +11,12 @@ from atelier import solvers  # noqa: E402
 from atelier.errors import InputError  # noqa: E402
 from atelier.solvers import engine  # noqa: E402
 from cli_helpers import run  # noqa: E402
-from solver_helpers import dealt  # noqa: E402
+from solver_helpers import dealt, mixed_game  # noqa: E402
 
 
 def _tail(seed):
     """The chance-free decisions of a mixed greedy/random two-player Inventors game."""
-    s = atelier.open("inventors", players=2, seed=seed).start()
-    rnd = random.Random(seed)
-    out = []
-    while not s.is_terminal():
-        if s.is_chance():
-            s.sample_chance(rnd.getrandbits(63))
-            continue
-        if engine.chance_free(s):
-            out.append(s.clone())
-        moves = s.legal_moves()
-        s.apply(solvers.greedy_move(s, rnd.getrandbits(63)) if rnd.random() < 0.7 else rnd.choice(moves))
-    return out
+    return [s for s in mixed_game("inventors", 2, seed, greedy=0.7) if engine.chance_free(s)]
 
 
 def small_endgames(count, backs=(2, 3, 5, 7, 9)):
