@@ -1,7 +1,6 @@
 """MCTS-Solver: every proof it reports agrees with alpha-beta, proofs reach `suggest`, and it
 turns itself on only where it applies."""
 import json
-import random
 
 import pytest
 
