@@ -298,39 +298,48 @@ cdef int ab_refine(AnyPos* s, ABCtx* x, int32_t* lo, int32_t* hi, int32_t target
 cdef int abroot(AnyPos* root, ABCtx* x, int prove, int32_t* lo, int32_t* hi, int32_t* rlo, int32_t* rhi) noexcept nogil:
     """Bounds of every root move's value into lo/hi (exact where lo == hi), by rounds of growing
     node budgets (iterative widening: an easy move is never starved by a hard one, and a stop
-    keeps every bound proven so far). prove: first the root's own value (rlo, rhi), then for
-    each move only whether it reaches that value. 0 done, -1 stopped."""
+    keeps every bound proven so far). prove: only "does the move reach T?" for a target T that
+    starts at the best value there is and falls to the best upper bound left when no move
+    reaches it; the first move to reach T ends the search: T is the root's value (rlo, rhi),
+    and the other moves keep the bounds proven on the way. 0 done, -1 stopped."""
     cdef MoveList ml
     cdef AnyPos child
     cdef int i, n, rc, left
     cdef int64_t budget = 1 << 14
     cdef int32_t guess = (x.dom_lo + x.dom_hi) // 2 if x.objective == 0 else 0
+    cdef int32_t target = x.dom_hi, top
     root.legal_moves(ml)
     n = ml.size
     x.total = n
     while True:
         left = 0
-        if prove and rlo[0] < rhi[0]:
-            # One question, no other to starve: the root's value gets the whole budget.
-            rc = ab_refine(root, x, rlo, rhi, -1, x.max_nodes, &guess)
-            if rc < 0:
-                return -1
-            left += rc
         x.solved = 0
         for i in range(n):
-            if prove and rlo[0] < rhi[0]:
-                break
-            if lo[i] < hi[i]:
+            if lo[i] < hi[i] and (not prove or (lo[i] < target <= hi[i])):
                 child = root[0]
                 child.apply(ml.moves[i])
-                rc = ab_refine(&child, x, lo + i, hi + i, rlo[0] if prove else -1, budget, &guess)
+                rc = ab_refine(&child, x, lo + i, hi + i, target if prove else -1, budget, &guess)
                 if rc < 0:
                     return -1
                 left += rc
-                if prove and lo[i] >= rlo[0]:
-                    hi[i] = rlo[0]   # no move beats the root's value
-            if lo[i] == hi[i] or (prove and rlo[0] == rhi[0] and (lo[i] >= rlo[0] or hi[i] < rlo[0])):
+            if prove:
+                if lo[i] >= target:
+                    hi[i] = target   # no move beats the best value there is, or left
+                    rlo[0] = rhi[0] = target
+                    return 0         # the value and a move that reaches it: the question answered
+                if hi[i] < target:
+                    x.solved += 1
+            elif lo[i] == hi[i]:
                 x.solved += 1
+        if prove and left == 0:
+            # No move reaches the target: the next one is the best upper bound proven.
+            top = x.dom_lo
+            for i in range(n):
+                if hi[i] > top:
+                    top = hi[i]
+            rhi[0] = top
+            target = top
+            continue
         if left == 0:
             return 0
         budget *= 4

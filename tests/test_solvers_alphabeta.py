@@ -113,19 +113,19 @@ def test_bounds_contain_the_exact_value_when_stopped_early():
     assert stopped >= 6
 
 
-def test_prove_gives_the_value_and_the_moves_that_keep_it():
+def test_prove_gives_the_value_and_a_move_that_reaches_it():
+    full_nodes = proof_nodes = 0
     for s in chance_free_positions("inventors", 2, range(1, 40), 4):
         full = solvers.alphabeta(s)
         proof = solvers.solve(s, prove=True)
         v = max(m.bounds[0] for m in full.moves)
-        assert proof.prove and proof.root_bounds == (v, v)
-        for mf, mp in zip(full.moves, proof.moves):
-            if mf.bounds[0] == v:
-                assert mp.exact and mp.bounds == (v, v)
-            else:
-                assert mp.bounds[1] < v and mf.bounds[0] <= mp.bounds[1]
-        assert proof.best_index == full.best_index   # the first move keeping the value
-        assert proof.nodes <= full.nodes
+        assert proof.prove and proof.complete and proof.root_bounds == (v, v)
+        assert full.moves[proof.best_index].bounds[0] == v and proof.best.bounds == (v, v)
+        for mf, mp in zip(full.moves, proof.moves):   # every other bound holds the exact value
+            assert mp.bounds[0] <= mf.bounds[0] <= mp.bounds[1], mp.text
+        full_nodes += full.nodes
+        proof_nodes += proof.nodes
+    assert proof_nodes < full_nodes
 
 
 def test_auto_picks_the_solver_that_applies():

@@ -145,7 +145,7 @@ _SOLVER_NAMES = {"alphabeta": "alpha-beta", "expectimax": "expectimax"}
 @click.option("--objective", type=click.Choice(["win", "margin"]), default="win", show_default=True,
               help="What each seat maximises: win share or score margin.")
 @click.option("--prove", is_flag=True,
-              help="Win/draw/loss only (alpha-beta): the position's value and which moves keep it.")
+              help="Win/draw/loss only (alpha-beta): the position's value and a move that reaches it.")
 @click.option("--solver", type=click.Choice(["auto", "alphabeta", "expectimax"]), default="auto",
               show_default=True, help="auto: alpha-beta when no chance is left and two players "
                                       "(or --paranoid) play, else expectimax.")

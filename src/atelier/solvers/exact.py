@@ -34,7 +34,7 @@ def solve(state, solver="auto", objective="win", prove=False, paranoid=False, ma
           time=None, memory_mb=DEFAULT_TT_MB, determinizations=None, seed=0, progress=None):
     """Exact values of every root move (ExactResult). solver "auto": alpha-beta where it applies
     (alphabeta_applies), else expectimax. `prove`: alpha-beta's win/draw/loss question only:
-    the position's value, and for each move whether it keeps it. `time` (seconds) and
+    the position's value and a move that reaches it (the others keep the bounds proven so far). `time` (seconds) and
     `max_nodes` bound the work; past either, TooLarge is raised, and from alpha-beta it carries
     `partial`: the result with every bound proven so far. `progress(nodes, seconds, solved,
     total)`; expectimax leaves solved and total None."""
@@ -171,7 +171,7 @@ def _seat_values(v, cur, players, objective):
 
 def _best(moves, cur, prove, root_value):
     """The first move (canonical order) of the highest exact value, expectimax's tie rule; with
-    prove, the first move proven to keep the root's value. None when not proven."""
+    prove, the first move proven to reach the root's value. None when not proven."""
     if prove:
         if root_value is None:
             return None
