@@ -94,12 +94,10 @@ cdef void tt_store(ABCtx* x, uint64_t key, int32_t lo, int32_t hi, int best, int
     while w < 63 and ((<int64_t>1) << (w + 1)) <= work:
         w += 1
     if e != NULL:
-        if e.lo > lo:
-            lo = e.lo
-        if e.hi < hi:
-            hi = e.hi
-        if lo > hi:      # cannot happen with consistent searches; keep the newer, wider answer
-            lo, hi = hi, lo
+        # Both answers hold, so keep their intersection; an empty one (only a 64-bit key
+        # collision makes it) keeps the new answer alone.
+        if max(lo, e.lo) <= min(hi, e.hi):
+            lo, hi = max(lo, e.lo), min(hi, e.hi)
         if w < e.work:
             w = e.work
     elif not b[0].used or w >= b[0].work:
@@ -126,7 +124,6 @@ cdef int ab_order(AnyPos* s, ABCtx* x, MoveList* ml, int tt_best, uint16_t* orde
     """The order to search s's moves in: the table's move, else the greedy move, then the
     rest by history (stable: canonical order among equals)."""
     cdef int n = ml.size, i, j, k = 0, first = -1
-    cdef uint16_t t
     cdef int32_t h
     cdef Rng rng
     cdef Move g
@@ -401,10 +398,6 @@ cdef int abline(AnyPos* s0, ABCtx* x, int32_t v, int* line, int* line_chance, in
     s.returns(ret)
     s.scores(sc)
     return 0
-
-
-cdef int ab_chance_free(AnyPos* p) noexcept nogil:
-    return p.chance_free()
 
 
 cdef class _ABReporter:

@@ -51,7 +51,8 @@ tests=(tests/test_positions.py tests/test_cli.py tests/test_inputs.py tests/test
        tests/test_solvers_params.py tests/test_solvers_mcts.py tests/test_solvers_exact.py
        tests/test_solvers_inventors.py tests/test_leonardo_invariants.py tests/test_leonardo_hidden.py
        tests/test_craftsmen_invariants.py tests/test_craftsmen_determinize.py tests/test_craftsmen_positions.py
-       tests/test_craftsmen_viewpoint.py tests/test_cli_craftsmen.py)
+       tests/test_craftsmen_viewpoint.py tests/test_cli_craftsmen.py
+       tests/test_solvers_alphabeta.py tests/test_solvers_mcts_solver.py)
 [ $# -gt 0 ] && tests=()   # explicit pytest arguments choose the tests
 $py -m pytest -q -p no:cacheprovider "${tests[@]}" -k "not strength" "$@"
 

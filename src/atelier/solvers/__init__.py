@@ -489,12 +489,7 @@ def expectimax(state, max_nodes=DEFAULT_MAX_NODES, objective="win", paranoid=Fal
     if progress is not None and not callable(progress):
         raise InputError(f"progress: expected a function (nodes, seconds), got {progress!r}")
     players, cur, _ = _check_decision(state)
-    viewpoint, determinizations = endgame_plan(state, determinizations)
-    seat = cur if viewpoint is None else viewpoint
-    if determinizations and not engine.hidden_information(state, seat):
-        determinizations = 0   # the seat sees everything: every determinization is this position
-    seeds = [None] if not determinizations else [
-        engine.tree_seed(seed, k + 1) for k in range(determinizations)]
+    viewpoint, seat, determinizations, seeds = _exact_samples(state, cur, determinizations, seed)
     runs, nodes = [], 0
     for dseed in seeds:
         report = None
@@ -509,10 +504,7 @@ def expectimax(state, max_nodes=DEFAULT_MAX_NODES, objective="win", paranoid=Fal
             raise TooLarge(nodes)
         if r["aborted"] == 2:
             raise TooLarge(nodes, "a chance node has too many outcomes to enumerate")
-        if runs and [m["move"] for m in r["moves"]] != [m["move"] for m in runs[0]["moves"]]:
-            raise InputError(f"endgame: seat {cur}'s moves differ between the determinizations of "
-                             f"seat {seat}'s view (they depend on what seat {seat} cannot see); "
-                             f"solve from the viewpoint of the seat to move")
+        _check_same_moves(runs, r, cur, seat)
         runs.append(r)
     k = len(runs)
     moves = []
@@ -525,17 +517,43 @@ def expectimax(state, max_nodes=DEFAULT_MAX_NODES, objective="win", paranoid=Fal
     for i in range(1, len(moves)):
         if moves[i].value[cur] > moves[best].value[cur] + 1e-9:
             best = i
-    line_state = state
-    if determinizations and hasattr(state, "determinize"):
-        line_state = state.clone()
-        line_state.determinize(seat, seeds[0])
     line = runs[0]["line"] if best == runs[0]["best"] else [(moves[best].move, False)]
     return ExactResult(player=cur, objective=objective, paranoid=bool(paranoid), moves=moves,
-                       root_bounds=None,
-                       best_index=best, line=_line_text(line_state, line), line_moves=line,
+                       best_index=best, line=_line_text(_line_state(state, seat, seeds), line),
+                       line_moves=line,
                        nodes=nodes, tt_hits=sum(r["tt_hits"] for r in runs),
                        seconds=sum(r["seconds"] for r in runs), determinizations=determinizations,
                        viewpoint=viewpoint)
+
+
+def _exact_samples(state, cur, determinizations, seed):
+    """(viewpoint, seat, determinizations, seeds) of an exact solve (either solver): the seat
+    whose view is sampled, how many samples (0 when that seat sees everything: every
+    determinization is the position itself), and their seeds ([None]: the position as it is)."""
+    viewpoint, determinizations = endgame_plan(state, determinizations)
+    seat = cur if viewpoint is None else viewpoint
+    if determinizations and not engine.hidden_information(state, seat):
+        determinizations = 0
+    seeds = [None] if not determinizations else [
+        engine.tree_seed(seed, k + 1) for k in range(determinizations)]
+    return viewpoint, seat, determinizations, seeds
+
+
+def _check_same_moves(runs, r, cur, seat):
+    """Averaging samples move by move needs the same root moves in every one."""
+    if runs and [m["move"] for m in r["moves"]] != [m["move"] for m in runs[0]["moves"]]:
+        raise InputError(f"endgame: seat {cur}'s moves differ between the determinizations of "
+                         f"seat {seat}'s view (they depend on what seat {seat} cannot see); "
+                         f"solve from the viewpoint of the seat to move")
+
+
+def _line_state(state, seat, seeds):
+    """The position the principal line is played from: the first sample's, when sampled."""
+    if seeds[0] is None or not hasattr(state, "determinize"):
+        return state
+    s = state.clone()
+    s.determinize(seat, seeds[0])
+    return s
 
 
 def _line_text(state, line):

@@ -87,17 +87,13 @@ def alphabeta(state, objective="win", prove=False, max_nodes=None, time=None, me
     move against every other seat. Raises InputError where a chance node can be reached
     (alphabeta_applies), TooLarge past `max_nodes` or `time` (with `partial` bounds on a single
     solve). Hidden information: like expectimax, K determinizations solved and averaged."""
-    from . import DEFAULT_MAX_NODES, ExactMove, ExactResult, TooLarge, _check_decision, _line_text, endgame_plan
+    from . import (DEFAULT_MAX_NODES, ExactMove, ExactResult, TooLarge, _check_decision, _check_same_moves,
+                   _exact_samples, _line_state, _line_text)
 
     players, cur, _ = _check_decision(state)
     max_nodes = DEFAULT_MAX_NODES if max_nodes is None else max_nodes
     order = engine.AB_DEFAULT_ORDERING if ordering is None else check_int(ordering, "ordering", 0, 31)
-    viewpoint, determinizations = endgame_plan(state, determinizations)
-    seat = cur if viewpoint is None else viewpoint
-    if determinizations and not engine.hidden_information(state, seat):
-        determinizations = 0
-    seeds = [None] if not determinizations else [
-        engine.tree_seed(seed, k + 1) for k in range(determinizations)]
+    viewpoint, seat, determinizations, seeds = _exact_samples(state, cur, determinizations, seed)
     runs, nodes, seconds = [], 0, 0.0
     t0 = engine.now()
     for dseed in seeds:
@@ -114,17 +110,11 @@ def alphabeta(state, objective="win", prove=False, max_nodes=None, time=None, me
         if r["aborted"] == 2:
             raise InputError("solver: a chance node with several outcomes was reached (the ruleset "
                              "said none could be); use the expectimax solver")
-        if runs and [m["move"] for m in r["moves"]] != [m["move"] for m in runs[0]["moves"]]:
-            raise InputError(f"endgame: seat {cur}'s moves differ between the determinizations of "
-                             f"seat {seat}'s view; solve from the viewpoint of the seat to move")
+        _check_same_moves(runs, r, cur, seat)
         runs.append(r)
         if r["aborted"]:
             break
     first = runs[0]
-    line_state = state
-    if determinizations:
-        line_state = state.clone()
-        line_state.determinize(seat, seeds[0])
     k = len(runs)
     moves = []
     for i, m in enumerate(first["moves"]):
@@ -147,7 +137,7 @@ def alphabeta(state, objective="win", prove=False, max_nodes=None, time=None, me
         line = first["moves"][best]["line"]
     result = ExactResult(player=cur, objective=objective, paranoid=players > 2, moves=moves,
                          best_index=best if best is not None else 0,
-                         line=_line_text(line_state, line) if line else [], line_moves=line,
+                         line=_line_text(_line_state(state, seat, seeds), line) if line else [], line_moves=line,
                          nodes=nodes, tt_hits=sum(r["tt_hits"] for r in runs), seconds=seconds,
                          determinizations=determinizations, viewpoint=viewpoint,
                          solver="alphabeta", prove=prove, complete=not stopped and best is not None,
