@@ -1,0 +1,124 @@
+"""What every ruleset's board picture shares (`atelier show --svg`, the review page).
+
+A ruleset's `draw.py` lays its board out on a `Sheet`: boxes, text and chips at absolute
+coordinates, top to bottom. Where a move names a thing (a card id, an inventor, an area, a seat),
+the drawing registers that thing's box under its notation token with `sheet.key(...)`; the sheet
+then outlines the boxes a marked move names (the move played, the engine's best), so highlighting
+works the same for every ruleset and no ruleset parses another's moves.
+
+drawsvg builds the SVG tree: it escapes text and attributes and writes valid markup, which a
+board with user-given names (seat names, edition ids) would otherwise need by hand.
+"""
+from __future__ import annotations
+
+import re
+
+import drawsvg as dw
+
+FONT = "DejaVu Sans, Verdana, sans-serif"
+SEAT_COLOURS = ("#c0392b", "#2471a3", "#229954", "#d68910", "#7d3c98")
+INK, FAINT, PAPER, LINE = "#222222", "#777777", "#fbfaf6", "#b9b4a8"
+# A marked move's colour and dash, by role: what was played, what the engine preferred.
+MARKS = {"played": ("#e67e22", "6,3"), "best": ("#16a085", None)}
+
+_TOKEN_SPLIT = re.compile(r"[:+=,()\s]+")
+
+
+def move_tokens(move_text: str | None) -> set[str]:
+    """The tokens a move names, lower-case: 'work:tesla:II07+P' -> {work, tesla, ii07, p}."""
+    if not move_text:
+        return set()
+    return {t.lower() for t in _TOKEN_SPLIT.split(move_text) if t}
+
+
+def seat_colour(seat: int) -> str:
+    return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+
+
+class Sheet:
+    """A drawing `width` wide that grows downwards as things are added (`y` is the next free row)."""
+
+    def __init__(self, width: int, title: str):
+        self.width = width
+        self.title = title
+        self.items: list = []
+        self.keys: list[tuple[str, float, float, float, float]] = []
+        self.y = 0.0
+
+    # Primitives. Coordinates are absolute; sizes in px.
+    def rect(self, x, y, w, h, fill="none", stroke=LINE, width=1.0, rx=4, **attrs):
+        self.items.append(dw.Rectangle(x, y, w, h, fill=fill, stroke=stroke, stroke_width=width, rx=rx, **attrs))
+
+    def text(self, x, y, s, size=12, fill=INK, bold=False, anchor="start", **attrs):
+        """Text with its baseline at y."""
+        self.items.append(dw.Text(str(s), size, x, y, fill=fill, font_family=FONT, text_anchor=anchor,
+                                  font_weight="bold" if bold else "normal", **attrs))
+
+    def line(self, x1, y1, x2, y2, stroke=LINE, width=1.0):
+        self.items.append(dw.Line(x1, y1, x2, y2, stroke=stroke, stroke_width=width))
+
+    def circle(self, cx, cy, r, fill, stroke="none", label=None, label_fill="#ffffff", size=10):
+        self.items.append(dw.Circle(cx, cy, r, fill=fill, stroke=stroke))
+        if label is not None:
+            self.text(cx, cy + size * 0.35, label, size=size, fill=label_fill, anchor="middle", bold=True)
+
+    def chip(self, x, y, s, fill="#e8e4da", ink=INK, size=11) -> float:
+        """A small labelled box at (x, y) (top-left); returns its width, to lay chips in a row."""
+        w = 8 + 0.62 * size * len(str(s))
+        self.rect(x, y, w, size + 6, fill=fill, stroke="none", rx=3)
+        self.text(x + w / 2, y + size + 1, s, size=size, fill=ink, anchor="middle")
+        return w
+
+    def cubes(self, x, y, counts, size=9) -> float:
+        """One coloured square per cube, seat colours in seat order; returns the width used."""
+        cx = x
+        for seat, n in enumerate(counts):
+            for _ in range(int(n)):
+                self.rect(cx, y, size, size, fill=seat_colour(seat), stroke="none", rx=1)
+                cx += size + 2
+        return cx - x
+
+    def panel(self, x, y, w, h, title=None, colour=LINE, fill="#ffffff"):
+        """A framed box with an optional title strip; returns the y where its content starts."""
+        self.rect(x, y, w, h, fill=fill, stroke=colour, width=1.5 if colour != LINE else 1.0)
+        if title is None:
+            return y + 6
+        self.rect(x, y, w, 20, fill=colour, stroke="none", rx=4)
+        self.text(x + 8, y + 14, title, size=12, fill="#ffffff" if colour != LINE else INK, bold=True)
+        return y + 26
+
+    def key(self, token: str, x, y, w, h) -> None:
+        """The box (x, y, w, h) shows what the notation token `token` names (case-insensitive)."""
+        self.keys.append((str(token).lower(), x, y, w, h))
+
+    # Output.
+    def svg(self, marks: dict | None = None, footer: str | None = None) -> str:
+        """The SVG text. `marks`: role ("played", "best") -> move text; the boxes each move names
+        are outlined in the role's colour and the moves are written under the board."""
+        items = list(self.items)
+        height = self.y + 8
+        legend = []
+        for role, move in (marks or {}).items():
+            if not move or role not in MARKS:
+                continue
+            colour, dash = MARKS[role]
+            names = move_tokens(move)
+            for token, x, y, w, h in self.keys:
+                if token in names:
+                    extra = {"stroke_dasharray": dash} if dash else {}
+                    inset = 2 if role == "best" else 4
+                    items.append(dw.Rectangle(x - inset, y - inset, w + 2 * inset, h + 2 * inset, fill="none",
+                                              stroke=colour, stroke_width=3, rx=5, data_mark=role, **extra))
+            legend.append((role, move, colour))
+        lines = [(f"{role}: {move}", colour) for role, move, colour in legend]
+        if footer:
+            lines.append((footer, FAINT))
+        for text, colour in lines:
+            height += 18
+            items.append(dw.Text(text, 13, 10, height - 4, fill=colour, font_family=FONT, font_weight="bold"))
+        d = dw.Drawing(self.width, height + 6)
+        d.append(dw.Title(self.title))
+        d.append(dw.Rectangle(0, 0, self.width, height + 6, fill=PAPER))
+        for it in items:
+            d.append(it)
+        return d.as_svg()
