@@ -1,0 +1,88 @@
+"""`atelier review`: every decision of a game record judged by the engine (docs/records.md)."""
+from __future__ import annotations
+
+import sys
+
+import click
+
+from .. import records
+from ..jsonfmt import strict_dumps
+from . import main
+from .errors import run_guarded
+from .options import ITERATIONS, SEAT, SECONDS, THREADS, Whole, json_option, seed_option
+from .records import game_index_option
+from .search import _progress_bar
+
+
+@main.command()
+@click.argument("rec", metavar="REC")
+@click.option("--seat", "-s", type=SEAT, default=None, metavar="S", help="Only seat S's decisions (default: all).")
+@click.option("--iterations", "-i", type=ITERATIONS, default=None, metavar="N",
+              help="MCTS iterations per decision (default 10,000 when no --time).")
+@click.option("--time", "-t", "seconds", type=SECONDS, default=None, metavar="S",
+              help="Seconds per decision instead (not reproducible).")
+@click.option("--threads", type=THREADS, default=1, show_default=True, metavar="T", help="Trees per search.")
+@click.option("--exact-nodes", type=Whole(0, 10**10), default=None, metavar="N",
+              help="Node budget of the exact solver per decision (default 200,000; 0: never exact).")
+@seed_option("The same seed (and --iterations, --threads) gives the same review.")
+@click.option("--html", "html_file", metavar="FILE", default=None,
+              help="Also write the review as one self-contained web page.")
+@game_index_option
+@json_option("Print the review as JSON (atelier.review/1).")
+@run_guarded
+def review(rec, seat, iterations, seconds, threads, exact_nodes, seed, html_file, game_index, as_json):
+    """Judge every decision of the record REC: the value of the move played and of the engine's
+    best move, the loss, and a mark (inaccuracy >= 0.05, mistake >= 0.10, blunder >= 0.20 of
+    win share lost). Values marked = are exact."""
+    from ..review import DEFAULT_EXACT_NODES, review as run_review
+
+    r = records.load(rec, game_index)
+    if html_file:
+        records.write_text(html_file, "")   # an unwritable --html fails now, not after the review
+    show = not as_json and sys.stderr.isatty()
+    with _progress_bar("reviewing", show) as update:
+        rv = run_review(r, seat=seat, iterations=iterations, seconds=seconds, threads=threads, seed=seed,
+                        exact_nodes=DEFAULT_EXACT_NODES if exact_nodes is None else exact_nodes,
+                        progress=lambda done, total: update(done / max(total, 1)))
+    if html_file:
+        from ..report import review_page
+
+        records.write_text(html_file, review_page(r, rv))
+    if as_json:
+        click.echo(strict_dumps(rv.to_dict()))
+        return
+    _print(rv)
+    if html_file:
+        click.echo(f"review page written to {html_file}", err=True)
+
+
+def _v(v) -> str:
+    if v is None:
+        return ""
+    mark = "=" if v.exact else ""
+    score = "" if v.score is None else f" {v.score:.1f}"
+    return f"{mark}{100 * v.win:.1f}%{score}"
+
+
+def _print(rv):
+    from rich.console import Console
+    from rich.table import Table
+
+    t = Table(title=f"{rv.game} review: win % and expected score for the mover; = exact", title_justify="left")
+    for col, just in (("#", "right"), ("seat", "right"), ("played", "left"), ("value", "right"),
+                      ("best", "left"), ("best value", "right"), ("loss", "right"), ("mark", "left")):
+        t.add_column(col, justify=just)
+    for d in rv.decisions:
+        best = "" if d.best == d.played else d.best
+        t.add_row(str(d.number), str(d.seat), d.played, "forced" if d.method == "forced" else _v(d.played_value),
+                  best, "" if d.best == d.played else _v(d.best_value),
+                  f"{100 * d.loss:.1f}" if d.loss else "", d.mark or "")
+    console = Console(highlight=False)
+    console.print(t)
+    s = Table(title="per seat", title_justify="left")
+    for col in ("seat", "name", "decisions", "average loss (win %)", "inaccuracies", "mistakes", "blunders"):
+        s.add_column(col, justify="left" if col == "name" else "right")
+    for x in rv.summary:
+        s.add_row(str(x.seat), x.name, str(x.decisions), f"{100 * x.average_loss:.2f}", str(x.marks["inaccuracy"]),
+                  str(x.marks["mistake"]), str(x.marks["blunder"]))
+    console.print(s)

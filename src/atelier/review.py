@@ -1,0 +1,178 @@
+"""Game review (`atelier review`, docs/records.md "Review"): every decision of a record judged.
+
+For each decision: the mover's value of the move played and of the engine's best move (win share
+and expected score), the loss between them, and a mark by the win-share loss:
+
+    inaccuracy >= 0.05, mistake >= 0.10, blunder >= 0.20
+
+Values are exact (alpha-beta or expectimax, marked exact) wherever the exact solver answers within
+`exact_nodes` nodes, MCTS-Solver proofs count as exact too; elsewhere they are MCTS estimates,
+and then a mark also needs the loss to exceed the 95% half-width of the played move's estimate, so
+that search noise is not called a mistake. In a game with hidden information each decision is
+searched from the mover's viewpoint (ISMCTS over what that seat knew then), never from the full
+record. A forced decision (one legal move) is listed, not searched.
+
+With an iteration budget the review is the same for the same seed and threads (each decision's
+search seed is derived from the seed and the move number); a time budget is not reproducible.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+from .errors import InputError
+from .match import _mix
+
+THRESHOLDS = (("blunder", 0.20), ("mistake", 0.10), ("inaccuracy", 0.05))
+MARK_NAMES = tuple(name for name, _ in reversed(THRESHOLDS))
+DEFAULT_ITERATIONS = 10_000
+DEFAULT_EXACT_NODES = 200_000
+FORMAT = "atelier.review/1"
+
+
+@dataclass
+class Value:
+    win: float                 # the mover's win share (ties split)
+    score: float | None        # the mover's expected final score
+    exact: bool
+    ci: float | None = None    # 95% half-width of an estimated win share
+    visits: int | None = None
+
+
+@dataclass
+class Decision:
+    index: int                 # 0-based position in the record's moves
+    seat: int
+    played: str
+    best: str | None
+    played_value: Value | None
+    best_value: Value | None
+    loss: float                # best_value.win - played_value.win, never below 0
+    mark: str | None
+    method: str                # alphabeta, expectimax, mcts, ismcts, or forced
+    win_after: list[float] | None = None   # every seat's win share after the move played
+
+    @property
+    def number(self) -> int:
+        return self.index + 1
+
+
+@dataclass
+class SeatSummary:
+    seat: int
+    name: str
+    decisions: int
+    average_loss: float
+    marks: dict = field(default_factory=dict)
+
+
+@dataclass
+class Review:
+    game: str
+    seats: list[str]
+    decisions: list[Decision]
+    summary: list[SeatSummary]
+    settings: dict
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        for x, dec in zip(d["decisions"], self.decisions):
+            x["move_number"] = dec.number
+        d["thresholds"] = {name: t for name, t in THRESHOLDS}
+        return {"format": FORMAT, **d}
+
+    def by_index(self) -> dict[int, Decision]:
+        return {d.index: d for d in self.decisions}
+
+
+def mark_for(loss: float, exact: bool, ci: float | None) -> str | None:
+    if not exact and ci is not None and loss <= ci:
+        return None
+    for name, t in THRESHOLDS:
+        if loss >= t - 1e-12:
+            return name
+    return None
+
+
+def _exact(state, seat, exact_nodes, seed):
+    """(per-move {text: Value}, best text, method) from the exact solver, or None past the budget."""
+    from . import solvers
+
+    if exact_nodes <= 0 or solvers.engine.hidden_information(state):
+        return None
+    try:
+        r = solvers.solve(state, max_nodes=exact_nodes, seed=seed)
+    except solvers.TooLarge:
+        return None
+    if any(m.win is None or not m.exact for m in r.moves):
+        return None
+    values = {m.text: Value(win=m.win[seat], score=None if m.score is None else m.score[seat], exact=True)
+              for m in r.moves}
+    wins = {m.text: list(m.win) for m in r.moves if m.win is not None}
+    return values, r.best_text, r.solver, wins
+
+
+def _search(state, seat, iterations, seconds, threads, seed):
+    from . import solvers
+
+    hidden = solvers.engine.hidden_information(state)
+    if hidden:
+        import atelier
+
+        # What the mover knew then: its viewpoint, the hidden parts sampled again.
+        state = atelier.load_position(atelier.dump_position(state, viewpoint=seat), seed=seed)
+        r = solvers.ismcts(state, iterations=iterations, time=seconds, threads=threads, seed=seed)
+    else:
+        r = solvers.mcts(state, iterations=iterations, time=seconds, threads=threads, seed=seed)
+    values, wins = {}, {}
+    for m in r.moves:
+        exact = m.proven is not None
+        values[m.text] = Value(win=m.proven if exact else m.win[seat], score=m.score[seat], exact=exact,
+                               ci=None if exact else m.win_ci, visits=m.visits)
+        wins[m.text] = list(m.win)
+    return values, r.best_text, r.algorithm, wins
+
+
+def review(record, seat=None, iterations=None, seconds=None, threads=1, seed=0,
+           exact_nodes=DEFAULT_EXACT_NODES, progress=None) -> Review:
+    """Judge every decision of `record` (an atelier.records.Record), of `seat` only or of all.
+    `progress(done, total)` after each decision."""
+    if seat is not None and not 0 <= seat < record.players:
+        raise InputError(f"seat: {seat} is not a seat of this {record.players}-player game (0..{record.players - 1})")
+    if iterations is None and seconds is None:
+        iterations = DEFAULT_ITERATIONS
+    todo = [k for k, e in enumerate(record.moves) if e["seat"] != "chance" and (seat is None or e["seat"] == seat)]
+    decisions = []
+    wanted = set(todo)
+    for k, s, entry in record.states():
+        if k not in wanted:
+            continue
+        p = s.current_player
+        played = entry["move"]
+        legal = s.legal_moves()
+        if len(legal) == 1:
+            decisions.append(Decision(k, p, played, played, None, None, 0.0, None, "forced"))
+        else:
+            dseed = _mix(seed, k) & 0x7FFFFFFF
+            got = _exact(s, p, exact_nodes, dseed) or _search(s, p, iterations, seconds, threads, dseed)
+            values, best, method, wins = got
+            pv, bv = values.get(played), values.get(best)
+            if pv is None:   # cannot happen: the record replays, so the move is legal here
+                raise InputError(f"move {k + 1} {played!r}: not among the searched moves")
+            loss = max(0.0, bv.win - pv.win) if best != played else 0.0
+            exact = pv.exact and bv.exact
+            decisions.append(Decision(k, p, played, best, pv, bv, loss, mark_for(loss, exact, pv.ci), method,
+                                      wins.get(played)))
+        if progress is not None:
+            progress(len(decisions), len(todo))
+    summary = []
+    for p in range(record.players):
+        mine = [d for d in decisions if d.seat == p]
+        if seat is not None and p != seat:
+            continue
+        judged = [d for d in mine if d.method != "forced"]
+        summary.append(SeatSummary(p, record.seats[p], len(mine),
+                                   sum(d.loss for d in judged) / len(judged) if judged else 0.0,
+                                   {name: sum(d.mark == name for d in mine) for name in MARK_NAMES}))
+    settings = {"seat": seat, "iterations": iterations, "time": seconds, "threads": threads, "seed": seed,
+                "exact_nodes": exact_nodes}
+    return Review(record.game, list(record.seats), decisions, summary, settings)

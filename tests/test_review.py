@@ -1,0 +1,124 @@
+"""`atelier review` (docs/records.md, Review): a blunder built from an exact endgame is marked a
+blunder with exact values; the review is the same for the same seed; hidden information is
+judged from the mover's view; the CLI's table, JSON and errors."""
+import json
+
+import pytest
+
+import atelier
+from atelier import records, review, solvers
+from cli_helpers import one_error_line, run, strict_json
+
+
+def _greedy_game(seed):
+    """A greedy 2-player Inventors game as a record."""
+    s = atelier.open("inventors", players=2, seed=seed).start()
+    rec = records.new(s, seats=["ann", "bob"])
+    k = 0
+    while not s.is_terminal():
+        if s.is_chance():
+            t = s.clone()
+            t.sample_chance(seed * 1000 + k)
+            s = rec.add(atelier.ruleset("inventors").chance_text(s, t))
+        else:
+            s = rec.add(s.move_to_string(solvers.greedy_move(s, k)))
+        k += 1
+    return rec
+
+
+def _with_blunder():
+    """A record whose move B is the worst move of a position where the exact win value of the best
+    move exceeds the worst's by at least 0.5: walk a greedy game back from its end, solve exactly,
+    play the worst move there, then greedy to the end."""
+    for seed in range(1, 40):
+        game = _greedy_game(seed)
+        for k in range(len(game.moves) - 1, 0, -1):
+            s = game.replay(to=k)
+            if s.is_chance() or len(s.legal_moves()) < 2:
+                continue
+            if not solvers.engine.chance_free(s):
+                break
+            try:
+                r = solvers.solve(s, max_nodes=100_000)
+            except solvers.TooLarge:
+                break
+            p = s.current_player
+            worst = min(r.moves, key=lambda m: m.win[p])
+            if r.best.win[p] - worst.win[p] < 0.5:
+                continue
+            rec = records.from_dict(game.to_dict())
+            rec.undo(len(rec.moves) - k)
+            s = rec.add(worst.text)
+            while not s.is_terminal():
+                s = rec.add(s.move_to_string(solvers.greedy_move(s, len(rec.moves))))
+            return rec, k, worst.text, r.best.win[p], worst.win[p], p
+    pytest.fail("no position with a blunder of 0.5 found")
+
+
+@pytest.fixture(scope="module")
+def blunder():
+    return _with_blunder()
+
+
+def test_a_known_blunder_is_marked_with_exact_values(blunder):
+    rec, k, worst, best_win, worst_win, seat = blunder
+    rv = review.review(rec, seat=seat, iterations=300, seed=3)
+    d = rv.by_index()[k]
+    assert d.played == worst and d.mark == "blunder"
+    assert d.played_value.exact and d.best_value.exact
+    assert d.played_value.win == pytest.approx(worst_win) and d.best_value.win == pytest.approx(best_win)
+    assert d.loss == pytest.approx(best_win - worst_win) and d.method == "alphabeta"
+    assert all(x.seat == seat for x in rv.decisions)
+    s = next(x for x in rv.summary if x.seat == seat)
+    assert s.marks["blunder"] >= 1 and s.average_loss > 0
+
+
+def test_the_review_is_the_same_for_the_same_seed(blunder, tmp_path):
+    rec = blunder[0]
+    path = tmp_path / "g.json"
+    rec.save(path)
+    a = run("review", path, "--iterations", 200, "--seed", 9, "--json", "--exact-nodes", 20000)
+    b = run("review", path, "--iterations", 200, "--seed", 9, "--json", "--exact-nodes", 20000)
+    assert a.exit_code == 0, a.output
+    assert a.stdout == b.stdout
+    doc = strict_json(a.stdout)
+    assert doc["format"] == "atelier.review/1"
+    assert {d["seat"] for d in doc["decisions"]} == {0, 1}
+    decisions = [k for k, e in enumerate(rec.moves) if e["seat"] != "chance"]
+    assert [d["index"] for d in doc["decisions"]] == decisions
+    assert doc["thresholds"] == {"blunder": 0.2, "mistake": 0.1, "inaccuracy": 0.05}
+
+
+def test_marks_follow_the_thresholds():
+    assert review.mark_for(0.5, True, None) == "blunder"
+    assert review.mark_for(0.2, True, None) == "blunder"
+    assert review.mark_for(0.15, True, None) == "mistake"
+    assert review.mark_for(0.07, True, None) == "inaccuracy"
+    assert review.mark_for(0.04, True, None) is None
+    # An estimate's loss inside the estimate's own noise is not called a mistake.
+    assert review.mark_for(0.15, False, 0.2) is None
+    assert review.mark_for(0.15, False, 0.05) == "mistake"
+
+
+def test_hidden_information_is_judged_from_the_movers_view():
+    from atelier import match
+
+    m = match.play("leonardo", ["greedy", "random"], games=1, seed=4, keep_moves=True).records[0]
+    rec = records.from_match(m, "leonardo")
+    rv = review.review(rec, seat=0, iterations=60, seed=1, exact_nodes=0)
+    judged = [d for d in rv.decisions if d.method != "forced"]
+    assert judged and {d.method for d in judged} <= {"ismcts", "mcts"}
+    hidden = [d for d in judged if solvers.engine.hidden_information(rec.replay(to=d.index))]
+    assert hidden and all(d.method == "ismcts" for d in hidden)
+
+
+def test_review_table_and_errors(blunder, tmp_path):
+    rec = blunder[0]
+    path = tmp_path / "g.json"
+    rec.save(path)
+    r = run("review", path, "--seat", blunder[5], "--iterations", 100, "--exact-nodes", 20000)
+    assert r.exit_code == 0, r.output
+    assert "blunder" in r.stdout and "per seat" in r.stdout and "ann" in r.stdout
+    assert "--seat" in one_error_line(run("review", path, "--seat", 9))
+    assert "seat" in one_error_line(run("review", path, "--seat", 3))
+    assert "cannot write" in one_error_line(run("review", path, "--html", tmp_path / "no" / "x.html"))
