@@ -29,7 +29,7 @@ try:
 except metadata.PackageNotFoundError:  # running from a source tree
     __version__ = "0.1.0"
 
-__all__ = ["open", "load_position", "dump_position", "position_dict", "apply_in_view", "examples", "ruleset",
+__all__ = ["open", "load_position", "dump_position", "position_dict", "board_svg", "apply_in_view", "examples", "ruleset",
            "InputError", "GAMES", "__version__"]
 
 
@@ -117,3 +117,9 @@ def dump_position(state, viewpoint=None) -> str:
     """The position of `state` as JSON text (format 1, docs/positions.md); `viewpoint` as in
     position_dict."""
     return _dumps(position_dict(state, viewpoint)) + "\n"
+
+
+def board_svg(state, marks=None) -> str:
+    """The board of `state` drawn as SVG text (what its seat knows, for a viewpoint state).
+    `marks`: {"played": move, "best": move} in notation; the things each move names are outlined."""
+    return _ruleset_of(state).draw(state, marks=marks)

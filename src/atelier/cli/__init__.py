@@ -14,3 +14,5 @@ def main():
 # Commands register themselves on `main` when their module is imported.
 from . import game as _game  # noqa: E402,F401  new, show, moves, apply, bench
 from . import search as _search  # noqa: E402,F401  suggest, endgame, play
+from . import records as _records  # noqa: E402,F401  record new/add/show, replay
+from . import review as _review  # noqa: E402,F401  review

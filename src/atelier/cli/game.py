@@ -63,14 +63,33 @@ def _ranks(text):
               help="Force colour on or off (default: colour when stdout is a terminal).")
 @click.option("--width", type=WIDTH, default=None, metavar="COLUMNS",
               help="Line width (default: the terminal's, or 110 when not a terminal).")
+@click.option("--svg", "svg_file", metavar="FILE", default=None,
+              help="Draw the board as SVG into FILE instead ('-': stdout).")
+@click.option("--mark", "marks", metavar="MOVE", multiple=True,
+              help="With --svg: outline what MOVE names (repeat: the second in the 'best' colour).")
 @edition_option
 @json_option("Print the position, the scores and who is to move as JSON.")
 @run_guarded
-def show(pos, color, width, edition, as_json):
-    """Show the position POS as a readable board.
+def show(pos, color, width, svg_file, marks, edition, as_json):
+    """Show the position POS as a readable board (or a picture, --svg).
 
     POS: a file, '-' (stdin) or example:NAME."""
     state = read_position(pos, edition)
+    if marks and not svg_file:
+        raise InputError("--mark: only with --svg (it outlines a move on the picture)")
+    if svg_file:
+        if len(marks) > 2:
+            raise InputError("--mark: at most two moves (the one played, the best)")
+        for mv in marks:
+            state.parse_move(check_move_text(mv))   # an illegal move is an error, not a silent no-op
+        svg = atelier.board_svg(state, marks=dict(zip(("played", "best"), marks)) or None)
+        if svg_file == "-":
+            click.echo(svg, nl=False)
+        else:
+            from ..records import write_text
+
+            write_text(svg_file, svg)
+        return
     if as_json:
         click.echo(strict_dumps(show_json(state)))
         return

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import os
 import sys
 
 import click
@@ -10,7 +11,7 @@ from ..errors import InputError
 from ..jsonfmt import strict_dumps
 from . import main
 from .errors import run_guarded
-from .options import (GAMES, ITERATIONS, MEMORY_MB, SECONDS, THREADS, TOP, Whole, edition_option,
+from .options import (GAMES, ITERATIONS, MEMORY_MB, PLAYERS, SEAT, SECONDS, THREADS, TOP, Whole, edition_option,
                       json_option, read_position, seed_option)
 from .results import endgame_json, suggest_json, too_large_json
 from ..solvers import (DEFAULT_MAX_NODES, DEFAULT_VIEWPOINT_DETERMINIZATIONS, MAX_DETERMINIZATIONS,
@@ -272,20 +273,41 @@ def _print_exact(x, objective, console):
 @click.option("--games", "n_games", type=GAMES, metavar="N", default=100, show_default=True)
 @seed_option()
 @click.option("--threads", type=THREADS, metavar="T", default=1, show_default=True, help="Threads per MCTS bot.")
-@click.option("--out", metavar="FILE", default=None,
-              help="Write every game (all moves, seeds, seats, results) and the summary as JSON.")
+@click.option("--out", metavar="DIR|FILE", default=None,
+              help="Write the games as records (docs/records.md): into DIR (an existing folder, or a "
+                   "path ending in /) one file per game, game-001.json, ...; else all in FILE.")
+@click.option("--human", "human", type=SEAT, multiple=True, metavar="SEAT",
+              help="Play SEAT yourself in the terminal against the bots (repeatable); --bots then "
+                   "names the other seats' bots, in seat order (one name: every other seat).")
+@click.option("--players", "-n", type=PLAYERS, default=None, metavar="N",
+              help="With --human: the number of seats (default: --human seats plus --bots).")
+@click.option("--hint-iterations", type=ITERATIONS, default=20000, show_default=True, metavar="N",
+              help="With --human: the search behind `hint`.")
 @edition_option
 @json_option("Machine-readable summary (docs/json.md).")
 @run_guarded
-def play(game, bots, n_games, seed, threads, out, edition, as_json):
-    """Bot matches with seats rotated: win share ± 95%, mean score and margin per bot."""
+def play(game, bots, n_games, seed, threads, out, human, players, hint_iterations, edition, as_json):
+    """Bot matches with seats rotated: win share ± 95%, mean score and margin per bot. With
+    --human, a game in the terminal against the bots."""
     from .. import match
     from ..solvers import make_bot
 
     names = [b.strip() for b in bots.split(",") if b.strip()]
     for b in names:
         make_bot(b)  # unknown names fail before anything runs
-    if out:
+    if human:
+        from .human import play_human
+
+        play_human(game.lower(), names, list(human), players, seed, threads, out, edition, hint_iterations)
+        return
+    if players is not None:
+        raise InputError("--players: only with --human (a match seats one bot per --bots name)")
+    out_dir = out is not None and (out.endswith(("/", os.sep)) or os.path.isdir(out))
+    if out and game.lower().startswith("testgame"):
+        raise InputError(f"--out: the test game {game!r} has no positions, so no records")
+    if out and out_dir:
+        _check_dir(out)
+    elif out:
         match.check_writable(out)  # ... and so does an --out that could not be written at the end
     show = not as_json and sys.stderr.isatty()
     with _progress_bar("playing", show) as update:
@@ -293,7 +315,7 @@ def play(game, bots, n_games, seed, threads, out, edition, as_json):
                        progress=lambda done, total: update(done / total), keep_moves=bool(out),
                        edition=edition)
     if out:
-        r.write(out)
+        _write_records(r, game.lower(), edition, out, out_dir)
     if as_json:
         d = r.to_dict()
         d.pop("records")
@@ -314,4 +336,31 @@ def play(game, bots, n_games, seed, threads, out, edition, as_json):
                   f"{s.mean_score:.2f}", f"{s.mean_margin:+.2f}")
     Console(highlight=False).print(t)
     if out:
-        click.echo(f"results written to {out}", err=True)
+        click.echo(f"records written to {out}", err=True)
+
+
+def _check_dir(path):
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"out '{path}': cannot make the folder ({exc.strerror})") from None
+    if not os.access(path, os.W_OK):
+        raise InputError(f"out '{path}': cannot write into the folder")
+
+
+def _write_records(r, game, edition, out, out_dir):
+    """One record per game (atelier.record/1): a file each in a folder, or one file of them all."""
+    from .. import records
+
+    meta = {"created_by": "atelier play", "match_seed": r.seed}
+    recs = [records.from_match(m, game, edition, meta={**meta, "match_game": m["game"] + 1}) for m in r.records]
+    if out_dir:
+        width = max(3, len(str(len(recs))))
+        for k, rec in enumerate(recs, 1):
+            rec.save(os.path.join(out, f"game-{k:0{width}d}.json"))
+    elif len(recs) == 1:
+        recs[0].save(out)
+    else:
+        d = r.to_dict()
+        d.pop("records")
+        records.save_collection(recs, out, summary={"format": "atelier.play/1", **d})
