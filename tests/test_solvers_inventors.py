@@ -146,7 +146,7 @@ def test_cli_suggest_endgame_play(tmp_path):
     assert r.exit_code == 3 and "too large for exact search" in r.output
     out = tmp_path / "res.json"
     r = run(main, ["play", "--bots", "greedy,random", "--games", "4", "--out", str(out), "--json"])
-    assert r.exit_code == 0 and json.loads(out.read_text())["games"] == 4
+    assert r.exit_code == 0 and len(json.loads(out.read_text())["records"]) == 4
     g = atelier.open("inventors", players=3, seed=2)
     chance = tmp_path / "chance.json"
     chance.write_text(atelier.dump_position(g.core.initial_state()))
