@@ -99,12 +99,15 @@ def record_add(rec, moves, seed, comment, mark):
             text = ruleset_of(s).chance_text(s, t)
             s = r.add(text)
 
-    for k, mv in enumerate(moves):
-        if not mv.lower().startswith(prefixes):
-            sample_if_chance()
-        last = k == len(moves) - 1
-        s = r.add(mv, **({"comment": comment, "mark": mark} if last else {}))
-    sample_if_chance()
+    try:
+        for k, mv in enumerate(moves):
+            if not mv.lower().startswith(prefixes):
+                sample_if_chance()
+            last = k == len(moves) - 1
+            s = r.add(mv, **({"comment": comment, "mark": mark} if last else {}))
+        sample_if_chance()
+    except InputError as exc:
+        raise InputError(f"record '{rec}': {exc}; nothing of this call was written") from None
     r.save(rec)
     click.echo(f"{rec}: {len(r.moves)} moves; next: {_next(s)}", err=True)
 

@@ -77,7 +77,8 @@ def _print(rv):
         t.add_row(str(d.number), str(d.seat), d.played, "forced" if d.method == "forced" else _v(d.played_value),
                   best, "" if d.best == d.played else _v(d.best_value),
                   f"{100 * d.loss:.1f}" if d.loss else "", d.mark or "")
-    console = Console(highlight=False)
+    # Not a terminal (a pipe, a file): wide enough that moves are not cut.
+    console = Console(highlight=False, width=None if sys.stdout.isatty() else 140)
     console.print(t)
     s = Table(title="per seat", title_justify="left")
     for col in ("seat", "name", "decisions", "average loss (win %)", "inaccuracies", "mistakes", "blunders"):
