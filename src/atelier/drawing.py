@@ -31,8 +31,20 @@ def move_tokens(move_text: str | None) -> set[str]:
     return {t.lower() for t in _TOKEN_SPLIT.split(move_text) if t}
 
 
+# Colour words an edition may name its seats or teams by (Inventors' teams are colours): a seat
+# is then drawn in its own colour, not in another's.
+NAMED_COLOURS = {"red": "#c0392b", "blue": "#2471a3", "green": "#229954", "yellow": "#c9a100",
+                 "purple": "#7d3c98", "orange": "#d35400", "black": "#333333", "white": "#95a5a6",
+                 "brown": "#8d5524", "grey": "#7f8c8d", "gray": "#7f8c8d", "pink": "#d35d8f"}
+
+
 def seat_colour(seat: int) -> str:
     return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+
+
+def colours_named(names) -> list[str]:
+    """Per seat the colour its name says (a team "purple"), else the seat's default colour."""
+    return [NAMED_COLOURS.get(str(n).lower(), seat_colour(p)) for p, n in enumerate(names)]
 
 
 class Sheet:
@@ -44,6 +56,11 @@ class Sheet:
         self.items: list = []
         self.keys: list[tuple[str, float, float, float, float]] = []
         self.y = 0.0
+        self.colours = list(SEAT_COLOURS)   # per seat; a ruleset may set its own (colours_named)
+
+    def seat(self, p: int) -> str:
+        """Seat p's colour on this sheet."""
+        return self.colours[p] if 0 <= p < len(self.colours) else seat_colour(p)
 
     # Primitives. Coordinates are absolute; sizes in px.
     def rect(self, x, y, w, h, fill="none", stroke=LINE, width=1.0, rx=4, **attrs):
@@ -74,7 +91,7 @@ class Sheet:
         cx = x
         for seat, n in enumerate(counts):
             for _ in range(int(n)):
-                self.rect(cx, y, size, size, fill=seat_colour(seat), stroke="none", rx=1)
+                self.rect(cx, y, size, size, fill=self.seat(seat), stroke="none", rx=1)
                 cx += size + 2
         return cx - x
 

@@ -22,7 +22,7 @@ from .drawing import FAINT, FONT, LINE, seat_colour
 from .jsonfmt import finite
 
 
-def _graph(review, moves: int, players: int, width=760, height=200) -> str:
+def _graph(review, moves: int, colours: list[str], width=760, height=200) -> str:
     """Each seat's win share after its reviewed moves, against the move number, as SVG."""
     left, top, right, bottom = 40, 10, 10, 24
     w, h = width - left - right, height - top - bottom
@@ -36,6 +36,7 @@ def _graph(review, moves: int, players: int, width=760, height=200) -> str:
     def x_of(k):
         return left + w * (k / max(moves, 1))
 
+    players = len(colours)
     points = [[] for _ in range(players)]
     for dec in review.decisions:
         if dec.win_after is not None:
@@ -44,9 +45,9 @@ def _graph(review, moves: int, players: int, width=760, height=200) -> str:
     for p, pts in enumerate(points):
         if len(pts) >= 2:
             d.append(dw.Lines(*[c for xy in pts for c in xy], close=False, fill="none",
-                              stroke=seat_colour(p), stroke_width=2, data_seat=str(p)))
+                              stroke=colours[p], stroke_width=2, data_seat=str(p)))
         for x, y in pts:
-            d.append(dw.Circle(x, y, 2.2, fill=seat_colour(p)))
+            d.append(dw.Circle(x, y, 2.2, fill=colours[p]))
     d.append(dw.Line(x_of(0), top, x_of(0), top + h, stroke="#333333", stroke_width=1.5,
                      stroke_dasharray="3,3", id="cursor"))
     d.append(dw.Text("move", 10, left + w, height - 6, fill=FAINT, font_family=FONT, text_anchor="end"))
@@ -67,6 +68,8 @@ def review_page(record, review) -> str:
                      "comment": entry.get("comment"), "dec": dec})
     final = record.replay()
     boards.append(atelier.board_svg(final))
+    rs = atelier.ruleset(record.game)
+    colours = rs.seat_colours(final) if hasattr(rs, "seat_colours") else [seat_colour(p) for p in range(record.players)]
     data = {"moves": len(record.moves), "decisions": {
         str(d.index): {"seat": d.seat, "played": d.played, "best": d.best, "loss": d.loss, "mark": d.mark,
                        "method": d.method,
@@ -77,9 +80,8 @@ def review_page(record, review) -> str:
                              undefined=jinja2.StrictUndefined)
     env.filters["svgsafe"] = _inline_svg
     return env.get_template("review.html.j2").render(
-        record=record, review=review, rows=rows, boards=boards, graph=_graph(review, len(record.moves),
-                                                                             record.players),
-        data=finite(data), colours=[seat_colour(p) for p in range(record.players)],
+        record=record, review=review, rows=rows, boards=boards, graph=_graph(review, len(record.moves), colours),
+        data=finite(data), colours=colours,
         result=list(final.scores()) if final.is_terminal() else None, version=atelier.__version__)
 
 

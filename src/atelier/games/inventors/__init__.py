@@ -5,7 +5,7 @@ import random
 
 from ..._core import inventors as core
 from ...errors import InputError
-from .draw import draw
+from .draw import draw, seat_colours
 from .edition import load_edition
 from .position import position_dict, position_from_dict
 from .render import chance_text, show

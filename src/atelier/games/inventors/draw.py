@@ -10,7 +10,7 @@ them, and keying them would light up the wrong chips for `take:P3` or `front:P3:
 """
 from __future__ import annotations
 
-from ...drawing import FAINT, INK, LINE, Sheet, seat_colour
+from ...drawing import FAINT, INK, LINE, Sheet, colours_named
 from .edition import TOKEN_KINDS, TYPE_NAMES
 from .position_dump import position_dict
 
@@ -103,23 +103,23 @@ def _header(sheet: Sheet, state, doc, scores):
         win = state.winners()
         s = ("winner: " if len(win) == 1 else "shared win: ") + ", ".join(_seat_name(p, doc) for p in win)
         sheet.text(x + 10, ty, "game over · " + s, size=13, bold=True,
-                   fill=seat_colour(win[0]) if len(win) == 1 else INK)
+                   fill=sheet.seat(win[0]) if len(win) == 1 else INK)
     elif state.is_chance() or cp < 0:
         sheet.text(x + 10, ty, f"chance: the Age {AGES.get(doc['age'], doc['age'])} reveal is next",
                    size=13, bold=True, fill=FAINT)
     else:
         what = "chooses a reward" if doc["phase"] == "REWARD" else "to move"
-        sheet.circle(x + 16, ty - 4, 6, seat_colour(cp))
-        sheet.text(x + 28, ty, f"{_seat_name(cp, doc)} {what}", size=13, bold=True, fill=seat_colour(cp))
+        sheet.circle(x + 16, ty - 4, 6, sheet.seat(cp))
+        sheet.text(x + 28, ty, f"{_seat_name(cp, doc)} {what}", size=13, bold=True, fill=sheet.seat(cp))
     st = doc["statuette"]
-    sheet.text(x + 430, ty, f"★ statuette: {_seat_name(st, doc)}", size=13, fill=seat_colour(st), bold=True)
+    sheet.text(x + 430, ty, f"★ statuette: {_seat_name(st, doc)}", size=13, fill=sheet.seat(st), bold=True)
     # Scores at a glance.
     sx = x + 10
     sheet.text(sx, y + 68, "score", size=11, fill=FAINT)
     sx += 38
     for p in range(n):
         label = f"{p} {doc['teams'][p]} {scores[p]}"
-        sheet.rect(sx, y + 58, 10, 10, fill=seat_colour(p), stroke="none", rx=2)
+        sheet.rect(sx, y + 58, 10, 10, fill=sheet.seat(p), stroke="none", rx=2)
         sheet.text(sx + 14, y + 68, label, size=11, bold=(p == cp))
         sx += 24 + _width(label, 11, p == cp)
     # The bag.
@@ -221,7 +221,7 @@ def _reward_card(sheet: Sheet, x, y, w, h, r, doc):
     for i, p in enumerate(r["seats"]):
         now, done = i == r["index"], i < r["index"]
         label = (f"▶{p}" if now else str(p))
-        cw = sheet.chip(cx, yy, label, fill=seat_colour(p) if not done else "#e8e4da",
+        cw = sheet.chip(cx, yy, label, fill=sheet.seat(p) if not done else "#e8e4da",
                         ink="#ffffff" if not done else FAINT)
         cx += cw + 4
     sheet.text(cx + 2, yy + 12, "seats in order, ▶ now" + (", grey done" if r["index"] else ""),
@@ -285,7 +285,7 @@ def _tint(colour: str, amount: float = 0.9) -> str:
 
 def _seat(sheet: Sheet, state, doc, p, x, y, w, h, scores):
     seat = doc["seats"][p]
-    colour = seat_colour(p)
+    colour = sheet.seat(p)
     cp = state.current_player
     mover = cp == p and not state.is_terminal()
     if mover:
@@ -386,10 +386,16 @@ def _layout(state) -> Sheet:
     scores = list(state.scores())
     age = AGES.get(doc["age"], doc["age"])
     sheet = Sheet(WIDTH, f"Legendary Inventors · {doc['players']} players · Age {age}")
+    sheet.colours = seat_colours(state)
     _header(sheet, state, doc, scores)
     _display(sheet, doc)
     _seats(sheet, state, doc, scores)
     return sheet
+
+
+def seat_colours(state) -> list[str]:
+    """Each seat in its team's colour (the teams are colours: seat 0 "purple" is drawn purple)."""
+    return colours_named(position_dict(state)["teams"])
 
 
 def draw(state, marks=None) -> str:
