@@ -64,12 +64,19 @@ class Sheet:
 
     # Primitives. Coordinates are absolute; sizes in px.
     def rect(self, x, y, w, h, fill="none", stroke=LINE, width=1.0, rx=4, **attrs):
-        self.items.append(dw.Rectangle(x, y, w, h, fill=fill, stroke=stroke, stroke_width=width, rx=rx, **attrs))
+        if stroke != "none" and width != 1.0:
+            attrs["stroke_width"] = width
+        self.items.append(dw.Rectangle(x, y, w, h, fill=fill, stroke=stroke, rx=rx, **attrs))
 
     def text(self, x, y, s, size=12, fill=INK, bold=False, anchor="start", **attrs):
         """Text with its baseline at y."""
-        self.items.append(dw.Text(str(s), size, x, y, fill=fill, font_family=FONT, text_anchor=anchor,
-                                  font_weight="bold" if bold else "normal", **attrs))
+        # The font is set once on the drawing, and defaults (start, normal) are left out: a review
+        # page holds one board per move, so every attribute per text counts.
+        if anchor != "start":
+            attrs["text_anchor"] = anchor
+        if bold:
+            attrs["font_weight"] = "bold"
+        self.items.append(dw.Text(str(s), size, x, y, fill=fill, **attrs))
 
     def line(self, x1, y1, x2, y2, stroke=LINE, width=1.0):
         self.items.append(dw.Line(x1, y1, x2, y2, stroke=stroke, stroke_width=width))
@@ -132,8 +139,8 @@ class Sheet:
             lines.append((footer, FAINT))
         for text, colour in lines:
             height += 18
-            items.append(dw.Text(text, 13, 10, height - 4, fill=colour, font_family=FONT, font_weight="bold"))
-        d = dw.Drawing(self.width, height + 6)
+            items.append(dw.Text(text, 13, 10, height - 4, fill=colour, font_weight="bold"))
+        d = dw.Drawing(self.width, height + 6, font_family=FONT)
         d.append(dw.Title(self.title))
         d.append(dw.Rectangle(0, 0, self.width, height + 6, fill=PAPER))
         for it in items:
