@@ -8,8 +8,9 @@ from .edition import load_edition
 from .position import position_dict, position_from_dict
 from .exact import bench_ismcts_position, endgame_refusal  # noqa: F401  (search hooks)
 from .render import show
+from .draw import draw
 
-__all__ = ["open_game", "load_edition", "position_dict", "position_from_dict", "show", "chance_text"]
+__all__ = ["open_game", "load_edition", "position_dict", "position_from_dict", "show", "draw", "chance_text"]
 
 TITLE = "Craftsmen"
 CHANCE_PREFIXES = ("draw(",)   # a chance outcome in notation: DRAW(R2), DRAW(E11) (docs/notation.md)
