@@ -3,12 +3,12 @@ face-up building shown, a seat's view drawing none of the money it has not seen,
 highlights on the boxes the move names."""
 from __future__ import annotations
 
-import random
 import xml.etree.ElementTree as ET
 
 import pytest
 
 import atelier
+from playout_helpers import playout
 from atelier.drawing import move_tokens
 from atelier.errors import InputError
 from atelier.games.craftsmen import draw
@@ -21,20 +21,8 @@ GUILDS = {"i", "ii", "iii", "iv", "v", "vi"}
 
 
 def _playout(players: int, seed: int, every: int):
-    """Positions along one random game (chance nodes sampled), the terminal one included."""
-    g = atelier.open("craftsmen", players=players, seed=seed)
-    st, rng, out, ply = g.start(), random.Random(seed), [], 0
-    while True:
-        if ply % every == 0 or st.is_terminal() or (st.is_chance() and ply % every < 3):
-            out.append(st.clone())
-        if st.is_terminal():
-            return out
-        if st.is_chance():
-            st.sample_chance(seed * 1000 + ply)
-        else:
-            st.apply(rng.choice(st.legal_moves()))
-        ply += 1
-
+    return playout("craftsmen", players, seed,
+                   lambda ply, st: ply % every == 0 or (st.is_chance() and ply % every < 3))
 
 _CACHE: dict = {}
 

@@ -3,12 +3,12 @@ inventor and score shown, move highlights on the boxes the move names, user text
 from __future__ import annotations
 
 import json
-import random
 import xml.etree.ElementTree as ET
 
 import pytest
 
 import atelier
+from playout_helpers import playout
 from atelier.drawing import move_tokens
 from atelier.games.inventors import draw
 from atelier.games.inventors.draw import _layout
@@ -19,19 +19,7 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 def _playout(players: int, seed: int, every: int = 12):
     """Positions along one random game (chance nodes sampled), the terminal one included."""
-    g = atelier.open("inventors", players=players, seed=seed)
-    st, rng, out, ply = g.start(), random.Random(seed), [], 0
-    while True:
-        if ply % every == 0 or st.is_terminal() or st.is_chance():
-            out.append(st.clone())
-        if st.is_terminal():
-            return out
-        if st.is_chance():
-            st.sample_chance(seed * 1000 + ply)
-        else:
-            st.apply(rng.choice(st.legal_moves()))
-        ply += 1
-
+    return playout("inventors", players, seed, lambda ply, st: ply % every == 0 or st.is_chance())
 
 _CACHE: dict = {}
 

@@ -4,12 +4,12 @@ on the boxes the move names (and on no box a number that is not a card would wro
 from __future__ import annotations
 
 import json
-import random
 import xml.etree.ElementTree as ET
 
 import pytest
 
 import atelier
+from playout_helpers import playout
 import atelier.games.leonardo as leonardo
 from atelier.drawing import move_tokens
 from atelier.errors import InputError
@@ -28,22 +28,16 @@ UNNAMED = ("pass", "decline")
 def _playout(players: int, seed: int, every: int):
     """Positions along one random game: every `every` plies, the first of each Council phase,
     some chance nodes and the end."""
-    g = atelier.open("leonardo", players=players, seed=seed)
-    st, rng, out, ply, phases = g.start(), random.Random(seed), [], 0, set()
-    while True:
-        phase = st.fields()["phase"]
-        if (ply % every == 0 or (phase in COUNCIL and phase not in phases) or st.is_terminal()
-                or (st.is_chance() and ply % 3 == 0)):
-            out.append(st.clone())
-            phases.add(phase)
-        if st.is_terminal():
-            return out
-        if st.is_chance():
-            st.sample_chance(seed * 1000 + ply)
-        else:
-            st.apply(rng.choice(st.legal_moves()))
-        ply += 1
+    phases = set()
 
+    def keep(ply, st):
+        phase = st.fields()["phase"]
+        if ply % every == 0 or (phase in COUNCIL and phase not in phases) or (st.is_chance() and ply % 3 == 0):
+            phases.add(phase)
+            return True
+        return False
+
+    return playout("leonardo", players, seed, keep)
 
 _CACHE: dict = {}
 

@@ -47,6 +47,37 @@ def colours_named(names) -> list[str]:
     return [NAMED_COLOURS.get(str(n).lower(), seat_colour(p)) for p, n in enumerate(names)]
 
 
+def text_width(s, size, bold=False) -> float:
+    """An estimate of the rendered width of `s` (DejaVu Sans is wide: err on the large side)."""
+    return len(str(s)) * size * (0.64 if bold else 0.6)
+
+
+def chip_width(s, size=11) -> float:
+    """The width of `Sheet.chip(.., s, size=size)`."""
+    return 8 + 0.62 * size * len(str(s))
+
+
+def tint(colour: str, amount: float = 0.9) -> str:
+    """`colour` (#rrggbb) mixed with white (amount 1 = white)."""
+    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return "#" + "".join(f"{round(c + (255 - c) * amount):02x}" for c in (r, g, b))
+
+
+def fit_text(sheet, x, y, s, maxw, size=12, bold=False, fill=INK, anchor="start", min_size=9, **attrs) -> float:
+    """Text that never runs past `maxw`: a smaller font first, then squeezed glyphs (the whole
+    text stays, so nothing a player reads is cut). Returns the width it takes."""
+    s = str(s)
+    w = text_width(s, size, bold)
+    if w > maxw:
+        size = max(min_size, size * maxw / w)
+        w = text_width(s, size, bold)
+    if w > maxw:
+        attrs.update(textLength=round(maxw, 1), lengthAdjust="spacingAndGlyphs")
+        w = maxw
+    sheet.text(x, y, s, size=round(size, 1), fill=fill, bold=bold, anchor=anchor, **attrs)
+    return w
+
+
 class Sheet:
     """A drawing `width` wide that grows downwards as things are added (`y` is the next free row)."""
 
@@ -88,7 +119,7 @@ class Sheet:
 
     def chip(self, x, y, s, fill="#e8e4da", ink=INK, size=11) -> float:
         """A small labelled box at (x, y) (top-left); returns its width, to lay chips in a row."""
-        w = 8 + 0.62 * size * len(str(s))
+        w = chip_width(s, size)
         self.rect(x, y, w, size + 6, fill=fill, stroke="none", rx=3)
         self.text(x + w / 2, y + size + 1, s, size=size, fill=ink, anchor="middle")
         return w

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import drawsvg as dw
 
-from ...drawing import FAINT, INK, LINE, Sheet, seat_colour
+from ...drawing import FAINT, INK, LINE, Sheet, fit_text, seat_colour, text_width as _width
 from ...errors import InputError
 from .edition import edition_of
 from .position_dump import GUILDS, SEASONS, TIERS, position_dict
@@ -62,24 +62,9 @@ PREFIX_TIER = {"L": "lumber_mill", "B": "basic", "E": "extended", "A": "advanced
 
 # --- text helpers -------------------------------------------------------------------------------
 
-def _width(s, size, bold=False) -> float:
-    """An estimate of the rendered width of `s` (DejaVu Sans is wide: err on the large side)."""
-    return len(str(s)) * size * (0.64 if bold else 0.6)
-
-
-def _fit(sheet: Sheet, x, y, s, maxw, size=12, bold=False, fill=INK, anchor="start", min_size=8, **attrs):
-    """Text that never runs past `maxw`: a smaller font first, then squeezed glyphs (the whole
-    text stays). Returns the width it takes."""
-    s = str(s)
-    w = _width(s, size, bold)
-    if w > maxw:
-        size = max(min_size, size * maxw / w)
-        w = _width(s, size, bold)
-    if w > maxw:
-        attrs.update(textLength=round(maxw, 1), lengthAdjust="spacingAndGlyphs")
-        w = maxw
-    sheet.text(x, y, s, size=round(size, 1), fill=fill, bold=bold, anchor=anchor, **attrs)
-    return w
+def _fit(sheet, x, y, s, maxw, min_size=8, **kw) -> float:
+    """fit_text with a smaller floor: the Craftsmen cards are dense."""
+    return fit_text(sheet, x, y, s, maxw, min_size=min_size, **kw)
 
 
 def _chip(sheet: Sheet, x, y, s, fill="#e8e4da", ink=INK, size=10, stroke="none", bold=False) -> float:

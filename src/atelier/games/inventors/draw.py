@@ -10,7 +10,8 @@ them, and keying them would light up the wrong chips for `take:P3` or `front:P3:
 """
 from __future__ import annotations
 
-from ...drawing import FAINT, INK, LINE, Sheet, colours_named
+from ...drawing import (FAINT, INK, LINE, Sheet, colours_named, text_width as _width,
+                       fit_text as _fit, chip_width as _chip_w, tint as _tint)
 from .edition import TOKEN_KINDS, TYPE_NAMES
 from .position_dump import position_dict
 
@@ -35,30 +36,6 @@ CHIP_H = 17         # a chip of size 11
 
 
 # --- text helpers -------------------------------------------------------------------------------
-
-def _width(s, size, bold=False) -> float:
-    """An estimate of the rendered width of `s` (DejaVu Sans is wide: err on the large side)."""
-    return len(str(s)) * size * (0.64 if bold else 0.6)
-
-
-def _fit(sheet: Sheet, x, y, s, maxw, size=12, bold=False, fill=INK, anchor="start", min_size=9):
-    """Text that never runs past `maxw`: a smaller font first, then squeezed glyphs (the whole
-    text stays, so nothing a player reads is cut). Returns the width it takes."""
-    s = str(s)
-    w = _width(s, size, bold)
-    if w > maxw:
-        size = max(min_size, size * maxw / w)
-        w = _width(s, size, bold)
-    attrs = {}
-    if w > maxw:
-        attrs = {"textLength": round(maxw, 1), "lengthAdjust": "spacingAndGlyphs"}
-        w = maxw
-    sheet.text(x, y, s, size=round(size, 1), fill=fill, bold=bold, anchor=anchor, **attrs)
-    return w
-
-
-def _chip_w(s, size=11) -> float:
-    return 8 + 0.62 * size * len(str(s))   # as Sheet.chip
 
 
 def _token_chip(sheet: Sheet, x, y, kind, label=None) -> float:
@@ -275,12 +252,6 @@ def _seat_height(doc, p) -> float:
     chips = _won_chips(doc, p)
     lines = 1 + (max(line for line, _ in _flow([_chip_w(s) for s, _ in chips], 0, SEAT_W - 56)) if chips else 0)
     return 26 + 18 + 16 + 4 * ROW_H + 26 + lines * 21 + 6
-
-
-def _tint(colour: str, amount: float = 0.9) -> str:
-    """`colour` mixed with white (amount 1 = white)."""
-    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
-    return "#" + "".join(f"{round(c + (255 - c) * amount):02x}" for c in (r, g, b))
 
 
 def _seat(sheet: Sheet, state, doc, p, x, y, w, h, scores):

@@ -27,7 +27,8 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 
-from ...drawing import FAINT, INK, LINE, Sheet
+from ...drawing import (FAINT, INK, LINE, Sheet, text_width as _width, fit_text as _fit,
+                       chip_width as _chip_w, tint as _tint)
 from .position_dump import AREAS, COLOURS, LABS, position_dict
 from .render import AREA_NAMES, PRICES
 
@@ -63,36 +64,6 @@ LAB_H = 124
 
 
 # --- text helpers -------------------------------------------------------------------------------
-
-def _width(s, size, bold=False) -> float:
-    """An estimate of the rendered width of `s` (DejaVu Sans is wide: err on the large side)."""
-    return len(str(s)) * size * (0.64 if bold else 0.6)
-
-
-def _fit(sheet: Sheet, x, y, s, maxw, size=12, bold=False, fill=INK, anchor="start", min_size=9):
-    """Text that never runs past `maxw`: a smaller font first, then squeezed glyphs (the whole
-    text stays). Returns the width it takes."""
-    s = str(s)
-    w = _width(s, size, bold)
-    if w > maxw:
-        size = max(min_size, size * maxw / w)
-        w = _width(s, size, bold)
-    attrs = {}
-    if w > maxw:
-        attrs = {"textLength": round(maxw, 1), "lengthAdjust": "spacingAndGlyphs"}
-        w = maxw
-    sheet.text(x, y, s, size=round(size, 1), fill=fill, bold=bold, anchor=anchor, **attrs)
-    return w
-
-
-def _chip_w(s, size=11) -> float:
-    return 8 + 0.62 * size * len(str(s))   # as Sheet.chip
-
-
-def _tint(colour: str, amount: float = 0.9) -> str:
-    """`colour` mixed with white (amount 1 = white)."""
-    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
-    return "#" + "".join(f"{round(c + (255 - c) * amount):02x}" for c in (r, g, b))
 
 
 def _florins(n) -> str:
