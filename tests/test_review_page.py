@@ -104,3 +104,16 @@ def test_a_screenshot_of_the_page(page, tmp_path):
     assert out.returncode == 0, out.stderr[-2000:]
     data = open(shot, "rb").read()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000   # a blank page compresses to a few kB
+
+
+@pytest.mark.parametrize("game", ["leonardo", "craftsmen"])
+def test_pages_of_the_hidden_information_rulesets(game):
+    m = match.play(game, ["greedy", "random"], games=1, seed=2, keep_moves=True).records[0]
+    rec = records.from_match(m, game)
+    rv = review.review(rec, seat=1, iterations=20, seed=1, exact_nodes=0)
+    html = review_page(rec, rv)
+    assert html.count('class="board"') == len(rec.moves) + 1
+    assert html.count('data-mark="played"') >= sum(1 for e in rec.moves if e["seat"] != "chance") // 2
+    data = json.loads(re.search(r'<script id="review-data" type="application/json">(.*?)</script>', html,
+                                re.S).group(1))
+    assert data["moves"] == len(rec.moves) and {d["seat"] for d in data["decisions"].values()} == {1}
