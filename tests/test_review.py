@@ -122,3 +122,16 @@ def test_review_table_and_errors(blunder, tmp_path):
     assert "--seat" in one_error_line(run("review", path, "--seat", 9))
     assert "seat" in one_error_line(run("review", path, "--seat", 3))
     assert "cannot write" in one_error_line(run("review", path, "--html", tmp_path / "no" / "x.html"))
+
+
+def test_annotate_writes_the_marks_into_a_copy_of_the_record(blunder, tmp_path):
+    rec, k, worst = blunder[:3]
+    path, out = tmp_path / "g.json", tmp_path / "annotated.json"
+    rec.save(path)
+    r = run("review", path, "--seat", blunder[5], "--iterations", 100, "--exact-nodes", 100_000, "--annotate", out)
+    assert r.exit_code == 0, r.output
+    ann = records.load(out)   # a valid record: it replays
+    assert ann.replay() == rec.replay()
+    e = ann.moves[k]
+    assert e["mark"] == "blunder" and e["review"]["played"]["exact"] and e["review"]["loss"] >= 0.5
+    assert e["move"] == worst and "review" not in records.load(path).moves[k]

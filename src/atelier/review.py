@@ -176,3 +176,23 @@ def review(record, seat=None, iterations=None, seconds=None, threads=1, seed=0,
     settings = {"seat": seat, "iterations": iterations, "time": seconds, "threads": threads, "seed": seed,
                 "exact_nodes": exact_nodes}
     return Review(record.game, list(record.seats), decisions, summary, settings)
+
+
+def annotate(record, rv: Review):
+    """A copy of `record` with the review written into its moves: each judged move gets `review`
+    (best move, loss, both values, the method) and, where the review marked it, `mark`."""
+    from . import records
+
+    out = records.from_dict(record.to_dict())
+    for d in rv.decisions:
+        entry = out.moves[d.index]
+        if d.method == "forced":
+            continue
+        entry["review"] = {"best": d.best, "loss": round(d.loss, 4), "method": d.method,
+                           "played": {"win": round(d.played_value.win, 4), "exact": d.played_value.exact},
+                           "best_value": {"win": round(d.best_value.win, 4), "exact": d.best_value.exact}}
+        if d.mark:
+            entry["mark"] = d.mark
+        else:
+            entry.pop("mark", None)
+    return out

@@ -27,18 +27,22 @@ from .search import _progress_bar
 @seed_option("The same seed (and --iterations, --threads) gives the same review.")
 @click.option("--html", "html_file", metavar="FILE", default=None,
               help="Also write the review as one self-contained web page.")
+@click.option("--annotate", "annotate_file", metavar="FILE", default=None,
+              help="Also write a copy of the record with the marks and the engine's verdicts in its moves.")
 @game_index_option
 @json_option("Print the review as JSON (atelier.review/1).")
 @run_guarded
-def review(rec, seat, iterations, seconds, threads, exact_nodes, seed, html_file, game_index, as_json):
+def review(rec, seat, iterations, seconds, threads, exact_nodes, seed, html_file, annotate_file, game_index,
+           as_json):
     """Judge every decision of the record REC: the value of the move played and of the engine's
     best move, the loss, and a mark (inaccuracy >= 0.05, mistake >= 0.10, blunder >= 0.20 of
     win share lost). Values marked = are exact."""
     from ..review import DEFAULT_EXACT_NODES, review as run_review
 
     r = records.load(rec, game_index)
-    if html_file:
-        records.write_text(html_file, "")   # an unwritable --html fails now, not after the review
+    for path in (html_file, annotate_file):
+        if path:
+            records.write_text(path, "")   # an unwritable file fails now, not after the review
     show = not as_json and sys.stderr.isatty()
     with _progress_bar("reviewing", show) as update:
         rv = run_review(r, seat=seat, iterations=iterations, seconds=seconds, threads=threads, seed=seed,
@@ -48,6 +52,10 @@ def review(rec, seat, iterations, seconds, threads, exact_nodes, seed, html_file
         from ..report import review_page
 
         records.write_text(html_file, review_page(r, rv))
+    if annotate_file:
+        from ..review import annotate
+
+        annotate(r, rv).save(annotate_file)
     if as_json:
         click.echo(strict_dumps(rv.to_dict()))
         return
