@@ -98,6 +98,11 @@ def test_marks_follow_the_thresholds():
     # An estimate's loss inside the estimate's own noise is not called a mistake.
     assert review.mark_for(0.15, False, 0.2) is None
     assert review.mark_for(0.15, False, 0.05) == "mistake"
+    # The loss's noise comes from both estimates; an exact side adds none.
+    est = review.Value(win=0.5, score=None, exact=False, ci=0.03)
+    assert review._noise(est, review.Value(win=0.7, score=None, exact=False, ci=0.04)) == pytest.approx(0.05)
+    assert review._noise(est, review.Value(win=0.7, score=None, exact=True)) == pytest.approx(0.03)
+    assert review._noise(review.Value(0.1, None, True), review.Value(0.7, None, True)) is None
 
 
 def test_hidden_information_is_judged_from_the_movers_view():

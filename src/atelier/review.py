@@ -7,8 +7,8 @@ and expected score), the loss between them, and a mark by the win-share loss:
 
 Values are exact (alpha-beta or expectimax, marked exact) wherever the exact solver answers within
 `exact_nodes` nodes, MCTS-Solver proofs count as exact too; elsewhere they are MCTS estimates,
-and then a mark also needs the loss to exceed the 95% half-width of the played move's estimate, so
-that search noise is not called a mistake. In a game with hidden information each decision is
+and then a mark also needs the loss to exceed its own 95% half-width (from the two moves'
+estimates), so that search noise is not called a mistake. In a game with hidden information each decision is
 searched from the mover's viewpoint (ISMCTS over what that seat knew then), never from the full
 record. A forced decision (one legal move) is listed, not searched.
 
@@ -17,6 +17,7 @@ search seed is derived from the seed and the move number); a time budget is not 
 """
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, field
 
 from .errors import InputError
@@ -93,6 +94,12 @@ def mark_for(loss: float, exact: bool, ci: float | None) -> str | None:
     return None
 
 
+def _noise(pv: Value, bv: Value) -> float | None:
+    """The 95% half-width of the loss (played minus best), from the two estimates' own."""
+    cis = [v.ci for v in (pv, bv) if not v.exact and v.ci is not None]
+    return math.sqrt(sum(c * c for c in cis)) if cis else None
+
+
 def _exact(state, seat, exact_nodes, seed):
     """(per-move {text: Value}, best text, method) from the exact solver, or None past the budget."""
     from . import solvers
@@ -160,8 +167,8 @@ def review(record, seat=None, iterations=None, seconds=None, threads=1, seed=0,
                 raise InputError(f"move {k + 1} {played!r}: not among the searched moves")
             loss = max(0.0, bv.win - pv.win) if best != played else 0.0
             exact = pv.exact and bv.exact
-            decisions.append(Decision(k, p, played, best, pv, bv, loss, mark_for(loss, exact, pv.ci), method,
-                                      wins.get(played)))
+            decisions.append(Decision(k, p, played, best, pv, bv, loss, mark_for(loss, exact, _noise(pv, bv)),
+                                      method, wins.get(played)))
         if progress is not None:
             progress(len(decisions), len(todo))
     summary = []
