@@ -15,7 +15,7 @@ from ..limits import SEED_MAX
 from ..viewpoint import apply_in_view
 from . import main
 from .errors import quoted, run_guarded
-from .options import (GAMES as N_GAMES, PLAYERS, SEAT, SECONDS, SEED, WIDTH, edition_option, json_option,
+from .options import (GAMES as N_GAMES, PLAYERS, SEAT, SECONDS, SEED, WIDTH, Whole, edition_option, json_option,
                       read_position, seed_option)
 
 __all__ = ["read_position"]   # the reader every command shares (cli/options.py)
@@ -238,7 +238,8 @@ def examples(as_json):
 @click.option("--players", "-n", type=PLAYERS, default=None, metavar="N",
               help="Seats (default 4; 2 with --endgame).")
 @click.option("--games", "n_games", type=N_GAMES, default=None, metavar="N",
-              help="Core playouts (default 20,000), or greedy games with --endgame (default 20).")
+              help="Core playouts (default 20,000), greedy games with --endgame (default 20), or "
+                   "positions with --openspiel (default 5).")
 @seed_option()
 @click.option("--core-only", is_flag=True, help="Skip the search figures (MCTS, expectimax).")
 @click.option("--endgame", is_flag=True,
@@ -246,12 +247,20 @@ def examples(as_json):
                    "up to --time seconds per position).")
 @click.option("--time", "-t", "seconds", type=SECONDS, default=60.0, show_default=True, metavar="S",
               help="--endgame: seconds per exact solve.")
+@click.option("--openspiel", is_flag=True,
+              help="atelier's MCTS/ISMCTS against OpenSpiel's Python MCTSBot/ISMCTSBot on the adapter, "
+                   "equal iterations, same positions (needs atelier[openspiel]).")
+@click.option("--iterations", "-i", type=Whole(1, 1_000_000), default=200, show_default=True, metavar="N",
+              help="--openspiel: iterations per position, each side.")
 @json_option("Print the figures as JSON.")
 @run_guarded
-def bench(game, players, n_games, seed, core_only, endgame, seconds, as_json):
+def bench(game, players, n_games, seed, core_only, endgame, seconds, openspiel, iterations, as_json):
     """Speed figures: the C++ core (random playouts, state copies) and the search (MCTS
     iterations/s at the start and mid-game, thread speedup, expectimax nodes/s); with
-    --endgame, the exact solver's reach instead."""
+    --endgame, the exact solver's reach instead; with --openspiel, the ratio to OpenSpiel's bots."""
+    if openspiel:
+        _bench_openspiel(game, players or 2, n_games or 5, seed, iterations, as_json)
+        return
     if endgame:
         _bench_endgame(game, players or 2, n_games or 20, seed, seconds, as_json)
         return
@@ -268,6 +277,26 @@ def bench(game, players, n_games, seed, core_only, endgame, seconds, as_json):
     for row in result["rows"]:
         figures = ", ".join(f"{k} {_fmt(v)}" for k, v in row.items() if k != "what")
         click.echo(f"  {row['what']}: {figures}")
+
+
+def _bench_openspiel(game, players, positions, seed, iterations, as_json):
+    import os
+
+    try:
+        from ..openspiel.bench import compare
+    except ImportError:
+        raise InputError("--openspiel: OpenSpiel is not installed; pip install 'atelier[openspiel]'") from None
+    r = compare(game, players=players, iterations=iterations, positions=positions, seed=seed)
+    r["cpu_count"] = os.cpu_count()
+    if as_json:
+        click.echo(strict_dumps({"format": "atelier.bench-openspiel/1", **r}, indent=2))
+        return
+    a, o = r["atelier"], r["openspiel"]
+    click.echo(f"{game}, {players} players, {r['positions']} positions x {iterations} iterations each side, "
+               f"one thread, {r['cpu_count']} CPUs")
+    click.echo(f"  {a['algorithm']}: {a['seconds']:.3f} s, {a['iterations_per_s']:,.0f} iterations/s")
+    click.echo(f"  {o['algorithm']}: {o['seconds']:.3f} s, {o['iterations_per_s']:,.0f} iterations/s")
+    click.echo(f"  ratio (OpenSpiel seconds / atelier seconds): {r['ratio']:.0f}x")
 
 
 def _bench_endgame(game, players, n_games, seed, seconds, as_json):

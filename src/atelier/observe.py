@@ -1,0 +1,168 @@
+"""What a seat sees, as text and as numbers; chance outcomes for every ruleset.
+
+    from atelier import observe
+    observe.chance_outcomes(state)            # [(move, probability, text)] at a chance node
+    observe.observation(state, seat)          # canonical JSON of what `seat` sees now
+    observe.information_state(state, seat, history=[...])   # ... plus the seat's own moves
+    observe.observation_tensor(states, seat)  # numpy float32 (N, F)
+
+The texts are canonical JSON (sorted keys, no spaces) of `atelier.position_dict(state,
+viewpoint=seat)` for the rulesets with hidden information (Leonardo, Craftsmen), and of the full
+position for Legendary Inventors (no hidden information: every seat sees the same).
+
+The tensor is a fixed-size **hashed** encoding of the same dict (docs/openspiel.md): every leaf
+of the dict (static edition data and configuration left out) has a path such as
+`seats/1/hand/iron` or `display/2/tokens/0`; a number (bool as 0/1) is added to slot
+crc32(path) mod F, a text leaf adds 1.0 to slot crc32(path + "=" + text) mod F, null adds
+nothing. A slot thus always means the same path in every state of the ruleset (lists of any
+length never shift the others); two paths may share a slot (then their values add up). F is
+TENSOR_SIZE[game]. Pure Python; needs no OpenSpiel.
+"""
+from __future__ import annotations
+
+import json
+import zlib
+from math import comb
+
+import numpy as np
+
+from .errors import InputError
+
+TENSOR_SIZE = {"inventors": 1024, "leonardo": 1024, "craftsmen": 2048}
+
+# Left out of the tensor: configuration and static edition data (the same in every state).
+_STATIC = {
+    "inventors": {"game", "format", "players", "teams", "cards", "inventors", "edition"},
+    "leonardo": {"game", "format", "players", "setup", "codex", "viewpoint", "edition"},
+    "craftsmen": {"game", "format", "players", "age_rank", "viewpoint", "edition"},
+}
+
+__all__ = ["chance_outcomes", "observation", "information_state", "observation_tensor",
+           "seen_dict", "encode", "TENSOR_SIZE"]
+
+
+def _game_name(state) -> str:
+    return type(state).__module__.rsplit(".", 1)[-1]
+
+
+def _ruleset(state):
+    from . import ruleset
+
+    return ruleset(_game_name(state))
+
+
+def _check_seat(state, seat):
+    n = state.game.players
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+        raise InputError(f"seat: expected 0..{n - 1}, got {seat!r}")
+
+
+def chance_outcomes(state) -> list[tuple[int, float, str]]:
+    """[(move, probability, text)] of the chance node `state`, moves in canonical order
+    ([] at a decision or at the end). Legendary Inventors' reveal has too many outcomes to list:
+    InputError (sample it with `state.sample_chance(seed)`, or give one as `reveal:...`)."""
+    if not state.is_chance():
+        return []
+    if _game_name(state) == "inventors":
+        from . import position_dict
+
+        d = position_dict(state)
+        k = state.game.k
+        bag = [int(v) for v in d["bag"].values()]
+        kinds = len(bag)
+        pairs = sum(1 for a in range(kinds) for b in range(a, kinds)
+                    if (bag[a] >= 2 if a == b else bag[a] and bag[b]))
+        raise InputError(f"chance_outcomes: the Age {d['age']} reveal has {comb(12, k)} card sets times "
+                         f"up to {pairs}^{k} = {float(pairs) ** k:.3g} token assignments, too many to list; "
+                         "sample one (state.sample_chance) or give one (reveal:...); OpenSpiel "
+                         f"(atelier.openspiel) plays it as a sequence of {2 * k} chance steps")
+    out = []
+    for item in state.chance_outcomes():
+        move, prob = item[0], item[1]
+        text = item[2] if len(item) > 2 else state.move_to_string(move)
+        out.append((int(move), float(prob), text))
+    return out
+
+
+def seen_dict(state, seat) -> dict:
+    """What `seat` sees of `state` as a position dict (the full position when nothing is hidden)."""
+    from . import position_dict
+
+    _check_seat(state, seat)
+    rs = _ruleset(state)
+    return position_dict(state, viewpoint=seat) if rs.HIDDEN_INFORMATION else position_dict(state)
+
+
+def canonical(d) -> str:
+    """Canonical JSON text: sorted keys, no spaces, ASCII."""
+    return json.dumps(d, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
+def observation(state, seat, extra=None) -> str:
+    """What `seat` sees now, as canonical JSON (`extra`: a dict merged in under "extra")."""
+    d = seen_dict(state, seat)
+    if extra is not None:
+        d = dict(d, extra=extra)
+    return canonical(d)
+
+
+def information_state(state, seat, history=(), extra=None) -> str:
+    """The observation of `seat` plus, on a second line, `mine:` and the moves the seat itself
+    made so far (`history`: move texts or ids, oldest first; the caller keeps them, a state does
+    not remember its past)."""
+    return observation(state, seat, extra) + "\nmine:" + ",".join(str(m) for m in history)
+
+
+def _leaves(node, path, out):
+    if isinstance(node, dict):
+        for key in node:
+            _leaves(node[key], f"{path}/{key}" if path else str(key), out)
+    elif isinstance(node, (list, tuple)):
+        for i, v in enumerate(node):
+            _leaves(v, f"{path}/{i}", out)
+    elif node is None:
+        return
+    elif isinstance(node, bool):
+        out.append((path, 1.0 if node else 0.0))
+    elif isinstance(node, (int, float)):
+        out.append((path, float(node)))
+    else:
+        out.append((f"{path}={node}", 1.0))
+
+
+_SLOTS: dict[tuple[str, int], int] = {}
+
+
+def encode(d: dict, game: str, size: int | None = None) -> np.ndarray:
+    """The hashed float32 vector of a position dict (the layout in the module docstring)."""
+    size = size or TENSOR_SIZE[game]
+    static = _STATIC.get(game, set())
+    out: list[tuple[str, float]] = []
+    for key in d:
+        if key not in static:
+            _leaves(d[key], str(key), out)
+    vec = np.zeros(size, dtype=np.float32)
+    for path, value in out:
+        slot = _SLOTS.get((path, size))
+        if slot is None:
+            slot = _SLOTS.setdefault((path, size), zlib.crc32(path.encode()) % size)
+        vec[slot] += value
+    return vec
+
+
+def observation_tensor(states, seat, extras=None) -> np.ndarray:
+    """A float32 array (N, F) of what `seat` sees in each of `states` (one ruleset), F =
+    TENSOR_SIZE[game]; `extras` optionally one dict per state merged in under "extra"."""
+    states = list(states)
+    if not states:
+        raise InputError("states: expected at least one state")
+    game = _game_name(states[0])
+    if any(_game_name(s) != game for s in states):
+        raise InputError("states: expected states of one ruleset")
+    arr = np.zeros((len(states), TENSOR_SIZE[game]), dtype=np.float32)
+    for i, s in enumerate(states):
+        d = seen_dict(s, seat)
+        if extras is not None and extras[i] is not None:
+            d = dict(d, extra=extras[i])
+        arr[i] = encode(d, game)
+    return arr
