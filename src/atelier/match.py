@@ -146,19 +146,13 @@ def replay(record: dict, game: str, edition=None):
     return s
 
 
-def play(game: str, bots: list[str], games: int = 100, seed: int = 0, threads: int = 1,
-         progress=None, keep_moves: bool = False, edition=None) -> MatchResult:
-    """Play `games` games of `game` between `bots` (one per seat; bot names as in
-    atelier.solvers.make_bot). `progress(done, total)` after each game. `keep_moves`: every
-    record holds its moves, chance outcomes included, so `replay` can rebuild it."""
-    import time
-
+def check_match(game: str, bots, games: int, seed: int, threads: int = 1) -> list:
+    """The bots made from their names (InputError for a bad match) before any game is played."""
     if not isinstance(bots, (list, tuple)) or not 2 <= len(bots) <= 5:
         raise InputError(f"bots: expected 2..5 bots, one per seat, got {len(bots) if isinstance(bots, (list, tuple)) else bots!r}")
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise InputError(f"games: expected a positive integer, got {games!r}")
     check_seed(seed)
-    players = len(bots)
     made = [make_bot(b, threads=threads) for b in bots]
     rs = ruleset(game) if isinstance(game, str) and game.lower() in GAMES else None
     for bot in made:
@@ -166,41 +160,93 @@ def play(game: str, bots: list[str], games: int = 100, seed: int = 0, threads: i
             # MCTS searches the full state it is given: it would play knowing every hand.
             raise InputError(f"bot '{bot.spec}': mcts would search the hidden parts of {rs.TITLE} "
                              f"(opponents' hands, the deck order); use ismcts, which sees only its seat's view")
-    start = new_state_factory(game, players, edition)
-    text_of = _chance_text(game)
-    t0 = time.perf_counter()
-    records = []
-    for i in range(games):
-        block, rot = divmod(i, players)
-        seating = [(seat + rot) % players for seat in range(players)]  # bot index per seat
-        start_seed = _mix(seed, block) & 0x7FFFFFFF
-        s = start(start_seed)
-        k = 0
-        moves = []
-        while not s.is_terminal():
-            if s.is_chance():
-                chance_seed = _mix(seed, block, rot, k, 1)
-                if keep_moves:
-                    moves.append(_sample(s, chance_seed, text_of))
-                else:
-                    s.sample_chance(chance_seed)
+    return made
+
+
+_MADE: dict = {}   # (game, bots, players, threads, edition) -> (bots, start, chance_text), per process
+
+
+def _tools(game, bots, players, threads, edition):
+    """The bots, start factory and chance text of a match, built once per process (a Ray worker
+    builds them from the names on its first game)."""
+    key = (game, tuple(bots), players, threads, edition)
+    got = _MADE.get(key)
+    if got is None:
+        got = ([make_bot(b, threads=threads) for b in bots], new_state_factory(game, players, edition),
+               _chance_text(game))
+        if len(_MADE) > 8:
+            _MADE.clear()
+        _MADE[key] = got
+    return got
+
+
+def play_game(game: str, bots, i: int, seed: int, players: int | None = None, threads: int = 1,
+              keep_moves: bool = False, edition=None, tools=None) -> dict:
+    """Game `i` of the match `play(game, bots, seed=seed, ...)`, as its record. Everything about
+    the game (its block, seat rotation, start seed and every move's seed) derives from `seed` and
+    `i` alone, so games can be played in any order, anywhere. `edition`: a path or None (the
+    bundled one). `tools`: (bots, start, chance_text) already made, else made here (cached)."""
+    players = len(bots) if players is None else players
+    made, start, text_of = tools if tools is not None else _tools(game, bots, players, threads, edition)
+    block, rot = divmod(i, players)
+    seating = [(seat + rot) % players for seat in range(players)]  # bot index per seat
+    start_seed = _mix(seed, block) & 0x7FFFFFFF
+    s = start(start_seed)
+    k = 0
+    moves = []
+    while not s.is_terminal():
+        if s.is_chance():
+            chance_seed = _mix(seed, block, rot, k, 1)
+            if keep_moves:
+                moves.append(_sample(s, chance_seed, text_of))
             else:
-                seat = s.current_player
-                m = made[seating[seat]].choose(s, _mix(seed, block, rot, k, 2))
-                if keep_moves:
-                    moves.append(s.move_to_string(m))
-                s.apply(m)
-            k += 1
-        rec = {"game": i, "block": block, "seed": start_seed, "seating": seating,
-               "bots": [bots[b] for b in seating], "scores": list(s.scores()),
-               "returns": list(s.returns())}
-        if keep_moves:
-            rec["moves"] = moves
-        records.append(rec)
-        if progress is not None:
-            progress(i + 1, games)
-    return MatchResult(game=game, bots=list(bots), games=games, seed=seed,
-                       summary=summarize(list(bots), records), records=records,
+                s.sample_chance(chance_seed)
+        else:
+            seat = s.current_player
+            m = made[seating[seat]].choose(s, _mix(seed, block, rot, k, 2))
+            if keep_moves:
+                moves.append(s.move_to_string(m))
+            s.apply(m)
+        k += 1
+    rec = {"game": i, "block": block, "seed": start_seed, "seating": seating,
+           "bots": [bots[b] for b in seating], "scores": list(s.scores()),
+           "returns": list(s.returns())}
+    if keep_moves:
+        rec["moves"] = moves
+    return rec
+
+
+def play(game: str, bots: list[str], games: int = 100, seed: int = 0, threads: int = 1,
+         progress=None, keep_moves: bool = False, edition=None, runner=None) -> MatchResult:
+    """Play `games` games of `game` between `bots` (one per seat; bot names as in
+    atelier.solvers.make_bot). `progress(done, total)` after each game. `keep_moves`: every
+    record holds its moves, chance outcomes included, so `replay` can rebuild it.
+
+    `runner(game, bots, games, seed, threads, keep_moves, edition, progress)`: plays the games
+    elsewhere (atelier.distributed) and returns their records in any order; the records are the
+    same as here, game by game, since each depends on `seed` and its index only."""
+    import time
+
+    made = check_match(game, bots, games, seed, threads)
+    bots = list(bots)
+    players = len(bots)
+    start = new_state_factory(game, players, edition)   # a bad edition fails here, before any game
+    t0 = time.perf_counter()
+    if runner is not None:
+        got = runner(game, bots, games, seed, threads, keep_moves, edition, progress)
+        by_index = {r["game"]: r for r in got}
+        if sorted(by_index) != list(range(games)) or len(got) != games:
+            raise RuntimeError(f"runner: expected games 0..{games - 1} once each, got {len(got)} records")
+        records = [by_index[i] for i in range(games)]
+    else:
+        tools = (made, start, _chance_text(game))
+        records = []
+        for i in range(games):
+            records.append(play_game(game, bots, i, seed, players, threads, keep_moves, edition, tools))
+            if progress is not None:
+                progress(i + 1, games)
+    return MatchResult(game=game, bots=bots, games=games, seed=seed,
+                       summary=summarize(bots, records), records=records,
                        seconds=time.perf_counter() - t0)
 
 

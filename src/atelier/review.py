@@ -139,38 +139,67 @@ def _search(state, seat, iterations, seconds, threads, seed):
     return values, r.best_text, r.algorithm, wins
 
 
+def judge_state(s, k: int, played: str, iterations=None, seconds=None, threads=1, seed=0,
+                exact_nodes=DEFAULT_EXACT_NODES) -> Decision:
+    """The Decision of move `k` (`played`, in notation) from `s`, the position before it. Its
+    search seed derives from `seed` and `k` alone, so decisions can be judged in any order."""
+    p = s.current_player
+    legal = s.legal_moves()
+    if len(legal) == 1:
+        return Decision(k, p, played, played, None, None, 0.0, None, "forced")
+    dseed = _mix(seed, k) & 0x7FFFFFFF
+    got = _exact(s, p, exact_nodes, dseed) or _search(s, p, iterations, seconds, threads, dseed)
+    values, best, method, wins = got
+    pv, bv = values.get(played), values.get(best)
+    if pv is None:   # cannot happen: the record replays, so the move is legal here
+        raise InputError(f"move {k + 1} {played!r}: not among the searched moves")
+    loss = max(0.0, bv.win - pv.win) if best != played else 0.0
+    exact = pv.exact and bv.exact
+    return Decision(k, p, played, best, pv, bv, loss, mark_for(loss, exact, _noise(pv, bv)),
+                    method, wins.get(played))
+
+
+def judge(record, k: int, iterations=None, seconds=None, threads=1, seed=0,
+          exact_nodes=DEFAULT_EXACT_NODES) -> Decision:
+    """The Decision of move `k` of `record` (a Record or its dict, atelier.record/1), the position
+    rebuilt from the record: what a Ray worker runs for one decision (atelier.distributed)."""
+    from . import records
+
+    if isinstance(record, dict):
+        record = records.from_dict(record)
+    return judge_state(record.replay(to=k), k, record.moves[k]["move"], iterations, seconds, threads, seed,
+                       exact_nodes)
+
+
 def review(record, seat=None, iterations=None, seconds=None, threads=1, seed=0,
-           exact_nodes=DEFAULT_EXACT_NODES, progress=None) -> Review:
+           exact_nodes=DEFAULT_EXACT_NODES, progress=None, runner=None) -> Review:
     """Judge every decision of `record` (an atelier.records.Record), of `seat` only or of all.
-    `progress(done, total)` after each decision."""
+    `progress(done, total)` after each decision.
+
+    `runner(record_dict, todo, settings, progress)`: judges the decisions `todo` (move indices)
+    elsewhere, each as `judge(record_dict, k, **settings)` (atelier.distributed), and returns
+    them in any order; the review is the same as here."""
     if seat is not None and not 0 <= seat < record.players:
         raise InputError(f"seat: {seat} is not a seat of this {record.players}-player game (0..{record.players - 1})")
     if iterations is None and seconds is None:
         iterations = DEFAULT_ITERATIONS
     todo = [k for k, e in enumerate(record.moves) if e["seat"] != "chance" and (seat is None or e["seat"] == seat)]
-    decisions = []
-    wanted = set(todo)
-    for k, s, entry in record.states():
-        if k not in wanted:
-            continue
-        p = s.current_player
-        played = entry["move"]
-        legal = s.legal_moves()
-        if len(legal) == 1:
-            decisions.append(Decision(k, p, played, played, None, None, 0.0, None, "forced"))
-        else:
-            dseed = _mix(seed, k) & 0x7FFFFFFF
-            got = _exact(s, p, exact_nodes, dseed) or _search(s, p, iterations, seconds, threads, dseed)
-            values, best, method, wins = got
-            pv, bv = values.get(played), values.get(best)
-            if pv is None:   # cannot happen: the record replays, so the move is legal here
-                raise InputError(f"move {k + 1} {played!r}: not among the searched moves")
-            loss = max(0.0, bv.win - pv.win) if best != played else 0.0
-            exact = pv.exact and bv.exact
-            decisions.append(Decision(k, p, played, best, pv, bv, loss, mark_for(loss, exact, _noise(pv, bv)),
-                                      method, wins.get(played)))
-        if progress is not None:
-            progress(len(decisions), len(todo))
+    settings = {"iterations": iterations, "seconds": seconds, "threads": threads, "seed": seed,
+                "exact_nodes": exact_nodes}
+    if runner is not None:
+        got = {d.index: d for d in runner(record.to_dict(), todo, settings, progress)}
+        if sorted(got) != todo:
+            raise RuntimeError(f"runner: expected {len(todo)} decisions, got {len(got)}")
+        decisions = [got[k] for k in todo]
+    else:
+        decisions = []
+        wanted = set(todo)
+        for k, s, entry in record.states():
+            if k not in wanted:
+                continue
+            decisions.append(judge_state(s, k, entry["move"], **settings))
+            if progress is not None:
+                progress(len(decisions), len(todo))
     summary = []
     for p in range(record.players):
         mine = [d for d in decisions if d.seat == p]

@@ -29,11 +29,14 @@ from .search import _progress_bar
               help="Also write the review as one self-contained web page.")
 @click.option("--annotate", "annotate_file", metavar="FILE", default=None,
               help="Also write a copy of the record with the marks and the engine's verdicts in its moves.")
+@click.option("--ray", "ray_address", is_flag=False, flag_value="local", default=None, metavar="ADDRESS",
+              help="Judge the decisions on a Ray cluster (docs/ray.md): alone, a local one started here; "
+                   "'auto' the one the environment names; or ray://HOST:PORT, HOST:PORT. The same review.")
 @game_index_option
 @json_option("Print the review as JSON (atelier.review/1).")
 @run_guarded
-def review(rec, seat, iterations, seconds, threads, exact_nodes, seed, html_file, annotate_file, game_index,
-           as_json):
+def review(rec, seat, iterations, seconds, threads, exact_nodes, seed, html_file, annotate_file, ray_address,
+           game_index, as_json):
     """Judge every decision of the record REC: the value of the move played and of the engine's
     best move, the loss, and a mark (inaccuracy >= 0.05, mistake >= 0.10, blunder >= 0.20 of
     win share lost). Values marked = are exact."""
@@ -43,11 +46,17 @@ def review(rec, seat, iterations, seconds, threads, exact_nodes, seed, html_file
     for path in (html_file, annotate_file):
         if path:
             records.write_text(path, "")   # an unwritable file fails now, not after the review
+    run_on = None
+    if ray_address is not None:
+        from .. import distributed
+
+        distributed.connect(ray_address)
+        run_on = distributed.review_runner(ray_address)
     show = not as_json and sys.stderr.isatty()
     with _progress_bar("reviewing", show) as update:
         rv = run_review(r, seat=seat, iterations=iterations, seconds=seconds, threads=threads, seed=seed,
                         exact_nodes=DEFAULT_EXACT_NODES if exact_nodes is None else exact_nodes,
-                        progress=lambda done, total: update(done / max(total, 1)))
+                        progress=lambda done, total: update(done / max(total, 1)), runner=run_on)
     if html_file:
         from ..report import review_page
 

@@ -283,10 +283,15 @@ def _print_exact(x, objective, console):
               help="With --human: the number of seats (default: --human seats plus --bots).")
 @click.option("--hint-iterations", type=ITERATIONS, default=20000, show_default=True, metavar="N",
               help="With --human: the search behind `hint`.")
+@click.option("--ray", "ray_address", is_flag=False, flag_value="local", default=None, metavar="ADDRESS",
+              help="Spread the games over a Ray cluster (docs/ray.md): alone, a local one started "
+                   "here; 'auto' the one the environment names; or ray://HOST:PORT, HOST:PORT. "
+                   "The same results as without.")
 @edition_option
 @json_option("Machine-readable summary (docs/json.md).")
 @run_guarded
-def play(game, bots, n_games, seed, threads, out, human, players, hint_iterations, edition, as_json):
+def play(game, bots, n_games, seed, threads, out, human, players, hint_iterations, ray_address, edition,
+         as_json):
     """Bot matches with seats rotated: win share ± 95%, mean score and margin per bot. With
     --human, a game in the terminal against the bots."""
     from .. import match
@@ -295,6 +300,8 @@ def play(game, bots, n_games, seed, threads, out, human, players, hint_iteration
     names = [b.strip() for b in bots.split(",") if b.strip()]
     for b in names:
         make_bot(b)  # unknown names fail before anything runs
+    if human and ray_address is not None:
+        raise InputError("--ray: not with --human (a game in the terminal is played here)")
     if human:
         from .human import play_human
 
@@ -309,11 +316,18 @@ def play(game, bots, n_games, seed, threads, out, human, players, hint_iteration
         _check_dir(out)
     elif out:
         match.check_writable(out)  # ... and so does an --out that could not be written at the end
+    run_on = None
+    if ray_address is not None:
+        from .. import distributed
+
+        match.check_match(game.lower(), names, n_games, seed, threads)   # a bad match fails before Ray starts
+        distributed.connect(ray_address)
+        run_on = distributed.runner(ray_address)
     show = not as_json and sys.stderr.isatty()
     with _progress_bar("playing", show) as update:
         r = match.play(game.lower(), names, games=n_games, seed=seed, threads=threads,
                        progress=lambda done, total: update(done / total), keep_moves=bool(out),
-                       edition=edition)
+                       edition=edition, runner=run_on)
     if out:
         _write_records(r, game.lower(), edition, out, out_dir)
     if as_json:
