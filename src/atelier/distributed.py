@@ -47,6 +47,9 @@ def connect(address: str | None = None, num_cpus: int | None = None):
     import logging
 
     quiet = {"logging_level": logging.WARNING, "log_to_driver": False}
+    # atelier gets every task's result and reports a failure itself (one line): Ray's own log of
+    # "unhandled" errors from the tasks cancelled after it would only repeat it as tracebacks.
+    os.environ.setdefault("RAY_IGNORE_UNHANDLED_ERRORS", "1")
     _check_reachable(address)
     try:
         if address in (None, "", "local"):
@@ -185,7 +188,18 @@ def _run(ray, remote, chunks, args, num_cpus, progress, total):
                 cause = getattr(exc, "cause", None)
                 if isinstance(cause, InputError):
                     raise cause from None
-                raise
+                # Anything else from a worker (atelier not installed there, a crash past the
+                # retries) is one line for the user, not a remote traceback.
+                lines = str(cause if cause is not None else exc).strip().splitlines() or [type(exc).__name__]
+                what = lines[-1].strip()   # Ray wraps the worker's traceback: its last line says it
+                if "No module named 'atelier" in str(exc):
+                    what += "; every machine of the cluster needs atelier installed"
+                for other in pending:
+                    try:
+                        ray.cancel(other, force=True)
+                    except Exception:   # noqa: BLE001  (already finished or gone)
+                        pass
+                raise InputError(f"--ray: a task failed on the cluster ({what})") from None
             if c in results:    # cannot happen (one live task per chunk); never count twice
                 continue
             results[c] = got
