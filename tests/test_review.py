@@ -140,3 +140,30 @@ def test_annotate_writes_the_marks_into_a_copy_of_the_record(blunder, tmp_path):
     e = ann.moves[k]
     assert e["mark"] == "blunder" and e["review"]["played"]["exact"] and e["review"]["loss"] >= 0.5
     assert e["move"] == worst and "review" not in records.load(path).moves[k]
+
+
+@pytest.mark.parametrize("game", ["leonardo", "craftsmen"])
+def test_a_decision_is_judged_only_on_what_the_mover_knew(game):
+    """Two full positions the mover cannot tell apart (what it cannot see resampled) get the same
+    verdict: the review never reads a hand, a hidden lab or a deck order the mover did not see."""
+    from atelier import match
+
+    m = match.play(game, ["greedy", "random"], games=1, seed=6, keep_moves=True).records[0]
+    rec = records.from_match(m, game)
+    checked = 0
+    for k, s, entry in rec.states():
+        if entry["seat"] == "chance" or len(s.legal_moves()) < 2 or not solvers.engine.hidden_information(s):
+            continue
+        p = s.current_player
+        other = s.clone()
+        other.determinize(p, 1234 + k)
+        if other == s:
+            continue
+        assert other.infoset_key(p) == s.infoset_key(p)
+        a = review.judge_state(s, k, entry["move"], iterations=80, seed=2, exact_nodes=0)
+        b = review.judge_state(other, k, entry["move"], iterations=80, seed=2, exact_nodes=0)
+        assert (a.best, a.played_value, a.best_value, a.mark) == (b.best, b.played_value, b.best_value, b.mark)
+        checked += 1
+        if checked == 3:
+            return
+    pytest.fail(f"fewer than 3 decisions with something hidden from the mover ({checked})")
