@@ -23,6 +23,9 @@ from .jsonfmt import load_file as _load_file
 from .jsonfmt import loads as _loads
 from .limits import check_seed
 from .viewpoint import apply_in_view
+from . import observe as _observe
+
+_observe._install()   # state.observation(seat), state.information_state(seat), Inventors' chance_outcomes()
 
 try:
     __version__ = metadata.version("atelier")

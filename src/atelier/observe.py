@@ -166,3 +166,17 @@ def observation_tensor(states, seat, extras=None) -> np.ndarray:
             d = dict(d, extra=extras[i])
         arr[i] = encode(d, game)
     return arr
+
+
+def _install() -> None:
+    """Put these on the core State classes, where users look for them: `state.observation(seat)`,
+    `state.information_state(seat, history)` on every ruleset, and `state.chance_outcomes()` on
+    Legendary Inventors' (whose answer at a reveal is the one-line "too many to list"; the other
+    cores list their outcomes themselves). Written once here, over the viewpoint positions."""
+    from ._core import craftsmen, inventors, leonardo
+
+    for core in (inventors, leonardo, craftsmen):
+        core.State.observation = observation
+        core.State.information_state = information_state
+    if not hasattr(inventors.State, "chance_outcomes"):
+        inventors.State.chance_outcomes = chance_outcomes
