@@ -19,3 +19,16 @@ def playout(game: str, players: int, seed: int, keep) -> list:
         else:
             st.apply(rng.choice(st.legal_moves()))
         ply += 1
+
+
+def greedy_record(seed: int, seats=("ann", "bob")):
+    """A greedy 2-player Inventors game written as a record (chance sampled from the seed)."""
+    from atelier import records, solvers
+
+    s = atelier.open("inventors", players=2, seed=seed).start()
+    rec = records.new(s, seats=list(seats))
+    k = 0
+    while not s.is_terminal():
+        s = rec.add_sampled(seed * 1000 + k) if s.is_chance() else rec.add(s.move_to_string(solvers.greedy_move(s, k)))
+        k += 1
+    return rec

@@ -13,8 +13,9 @@ except ImportError:
     pytest.skip("ray is not installed (pip install 'atelier[ray]')", allow_module_level=True)
 
 import atelier
-from atelier import distributed, match, records, review, solvers
+from atelier import distributed, match, records, review
 from cli_helpers import one_error_line, run, strict_json
+from playout_helpers import greedy_record
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -82,23 +83,9 @@ def test_dead_worker_resubmitted_without_ray_retries(tmp_path, monkeypatch):
     _same(got, match.play("inventors", ["random", "greedy"], games=4, seed=8))
 
 
-def _greedy_record(seed):
-    s = atelier.open("inventors", players=2, seed=seed).start()
-    rec = records.new(s, seats=["ann", "bob"])
-    k = 0
-    while not s.is_terminal():
-        if s.is_chance():
-            t = s.clone()
-            t.sample_chance(seed * 1000 + k)
-            s = rec.add(atelier.ruleset("inventors").chance_text(s, t))
-        else:
-            s = rec.add(s.move_to_string(solvers.greedy_move(s, k)))
-        k += 1
-    return rec
-
 
 def test_review_same_as_local():
-    rec = _greedy_record(3)
+    rec = greedy_record(3)
     kw = dict(seat=1, iterations=60, seed=9, exact_nodes=2000)
     local = review.review(rec, **kw)
     far = distributed.review(rec, **kw)
@@ -107,7 +94,7 @@ def test_review_same_as_local():
 
 
 def test_review_dead_worker_rerun(tmp_path, monkeypatch):
-    rec = _greedy_record(3)
+    rec = greedy_record(3)
     k = next(k for k, e in enumerate(rec.moves) if e["seat"] == 0)
     marker = tmp_path / "crashed"
     monkeypatch.setenv(distributed.CRASH_ENV, f"{k}:{marker}")
@@ -137,7 +124,7 @@ def test_cli_play_ray_out_file(tmp_path):
 
 def test_cli_review_ray(tmp_path):
     path = tmp_path / "g.json"
-    _greedy_record(2).save(path)
+    greedy_record(2).save(path)
     args = ("review", path, "--seat", "0", "-i", "40", "--exact-nodes", "1000", "--json")
     r = run(*args, "--ray")
     assert r.exit_code == 0, r.stderr

@@ -8,22 +8,8 @@ import pytest
 import atelier
 from atelier import records, review, solvers
 from cli_helpers import one_error_line, run, strict_json
+from playout_helpers import greedy_record
 
-
-def _greedy_game(seed):
-    """A greedy 2-player Inventors game as a record."""
-    s = atelier.open("inventors", players=2, seed=seed).start()
-    rec = records.new(s, seats=["ann", "bob"])
-    k = 0
-    while not s.is_terminal():
-        if s.is_chance():
-            t = s.clone()
-            t.sample_chance(seed * 1000 + k)
-            s = rec.add(atelier.ruleset("inventors").chance_text(s, t))
-        else:
-            s = rec.add(s.move_to_string(solvers.greedy_move(s, k)))
-        k += 1
-    return rec
 
 
 def _with_blunder():
@@ -31,7 +17,7 @@ def _with_blunder():
     move exceeds the worst's by at least 0.5: walk a greedy game back from its end, solve exactly,
     play the worst move there, then greedy to the end."""
     for seed in range(1, 40):
-        game = _greedy_game(seed)
+        game = greedy_record(seed)
         for k in range(len(game.moves) - 1, 0, -1):
             s = game.replay(to=k)
             if s.is_chance() or len(s.legal_moves()) < 2:

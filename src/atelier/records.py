@@ -147,6 +147,16 @@ class Record:
         self._final = s.clone()
         return s
 
+    def add_sampled(self, seed: int):
+        """At a chance node: sample the outcome from `seed` and append it as its move (the
+        ruleset's notation for it); return the position after it."""
+        s = self.replay()
+        if not s.is_chance():
+            raise InputError(f"move {len(self.moves) + 1}: not a chance node ({_who(mover(s))} to move)")
+        t = s.clone()
+        t.sample_chance(seed)
+        return self.add(_ruleset_of(s).chance_text(s, t))
+
     def undo(self, n: int = 1) -> None:
         del self.moves[len(self.moves) - n:]
         self._final = None

@@ -96,9 +96,7 @@ class HumanGame:
         while not s.is_terminal():
             k = len(self.rec.moves)
             if s.is_chance():
-                t = s.clone()
-                t.sample_chance(_mix(self.seed, k, 1))
-                s = self.rec.add(self.rs.chance_text(s, t))
+                s = self.rec.add_sampled(_mix(self.seed, k, 1))
                 self.echo(f"chance: {self.rec.moves[-1]['move']}")
                 continue
             seat = s.current_player

@@ -93,11 +93,8 @@ def record_add(rec, moves, seed, comment, mark):
     def sample_if_chance():
         nonlocal draws, s
         while seed is not None and s.is_chance():
-            t = s.clone()
-            t.sample_chance((seed + draws) & SEED_MAX)
+            s = r.add_sampled((seed + draws) & SEED_MAX)
             draws += 1
-            text = ruleset_of(s).chance_text(s, t)
-            s = r.add(text)
 
     try:
         for k, mv in enumerate(moves):
