@@ -32,3 +32,23 @@ def greedy_record(seed: int, seats=("ann", "bob")):
         s = rec.add_sampled(seed * 1000 + k) if s.is_chance() else rec.add(s.move_to_string(solvers.greedy_move(s, k)))
         k += 1
     return rec
+
+
+def sample_positions(game: str, keep_for, players=range(2, 6), seeds=(1, 2), examples=True) -> list:
+    """States of random games of `game` for every player count and seed (`keep_for(players,
+    seed)` gives that game's `keep(ply, state)`), then `game`'s bundled examples."""
+    out = []
+    for n in players:
+        for seed in seeds:
+            out += playout(game, n, seed, keep_for(n, seed))
+    if examples:
+        out += [atelier.load_position(path) for name, path in sorted(atelier.examples().items())
+                if name.startswith(game)]
+    return out
+
+
+def move_texts(state) -> list[str]:
+    """The legal moves of a decision in notation ([] at a chance node or the end)."""
+    if state.is_terminal() or state.is_chance():
+        return []
+    return [state.move_to_string(m) for m in state.legal_moves()]

@@ -3,12 +3,13 @@ face-up building shown, a seat's view drawing none of the money it has not seen,
 highlights on the boxes the move names."""
 from __future__ import annotations
 
+import functools
 import xml.etree.ElementTree as ET
 
 import pytest
 
 import atelier
-from playout_helpers import playout
+from playout_helpers import move_texts, sample_positions
 from atelier.drawing import move_tokens
 from atelier.errors import InputError
 from atelier.games.craftsmen import draw
@@ -20,22 +21,14 @@ MONEY_TYPES = {f"{c}{v}" for c in "PGBR" for v in (1, 2, 3)}
 GUILDS = {"i", "ii", "iii", "iv", "v", "vi"}
 
 
-def _playout(players: int, seed: int, every: int):
-    return playout("craftsmen", players, seed,
-                   lambda ply, st: ply % every == 0 or (st.is_chance() and ply % every < 3))
-
-_CACHE: dict = {}
-
-
+@functools.lru_cache(maxsize=None)
 def positions():
     """Full positions from random playouts, 2..5 players, two seeds each."""
-    if not _CACHE:
-        out = []
-        for n in range(2, 6):
-            for seed in (1, 2):
-                out += _playout(n, seed, every=61 + 10 * seed)
-        _CACHE["all"] = out
-    return _CACHE["all"]
+    def keep_for(n, seed):
+        every = 61 + 10 * seed
+        return lambda ply, st: ply % every == 0 or (st.is_chance() and ply % every < 3)
+
+    return sample_positions("craftsmen", keep_for, examples=False)
 
 
 def examples():
@@ -61,12 +54,6 @@ def _hand_money(root, seat: int) -> list[str]:
 
 def _marks(root, role: str) -> list[ET.Element]:
     return [e for e in root.iter() if e.get("data-mark") == role]
-
-
-def _moves(st) -> list[str]:
-    if st.is_terminal() or st.is_chance():
-        return []
-    return [st.move_to_string(m) for m in st.legal_moves()]
 
 
 def _cards(doc) -> list[str]:
@@ -175,7 +162,7 @@ def test_keys_name_what_moves_name():
     a box on the board (full drawings: the deciding seat's hand is shown)."""
     checked = 0
     for st in positions() + [e for e in examples() if getattr(e, "viewpoint", None) is None]:
-        moves = _moves(st)
+        moves = move_texts(st)
         if not moves:
             continue
         doc = atelier.position_dict(st)
@@ -194,7 +181,7 @@ def test_keys_name_what_moves_name():
 def test_played_mark_outlines_the_named_boxes():
     checked = 0
     for st in positions()[::2]:
-        moves = _moves(st)
+        moves = move_texts(st)
         if not moves:
             continue
         sheet = _layout(st)
@@ -213,7 +200,7 @@ def test_played_mark_outlines_the_named_boxes():
 
 def test_place_and_pass_marks():
     st = next(s for s in positions() if atelier.position_dict(s)["phase"] == "HELPER"
-              and "PLACE(IV)" in _moves(s))
+              and "PLACE(IV)" in move_texts(s))
     svg = draw(st, marks={"played": "PLACE(IV)", "best": "PASS"})
     root = _root(svg)
     played = _marks(root, "played")
@@ -228,7 +215,7 @@ def test_place_and_pass_marks():
 
 def test_build_marks_the_card_and_the_row_end():
     for st in positions() + examples():
-        builds = [m for m in _moves(st) if m.startswith("BUILD(")]
+        builds = [m for m in move_texts(st) if m.startswith("BUILD(")]
         if builds and getattr(st, "viewpoint", None) is None:
             break
     else:

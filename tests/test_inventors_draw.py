@@ -2,13 +2,14 @@
 inventor and score shown, move highlights on the boxes the move names, user text escaped."""
 from __future__ import annotations
 
+import functools
 import json
 import xml.etree.ElementTree as ET
 
 import pytest
 
 import atelier
-from playout_helpers import playout
+from playout_helpers import move_texts, sample_positions
 from atelier.drawing import move_tokens
 from atelier.games.inventors import draw
 from atelier.games.inventors.draw import _layout
@@ -17,25 +18,14 @@ from inventors_helpers import edition_json
 SVG = "{http://www.w3.org/2000/svg}"
 
 
-def _playout(players: int, seed: int, every: int = 12):
-    """Positions along one random game (chance nodes sampled), the terminal one included."""
-    return playout("inventors", players, seed, lambda ply, st: ply % every == 0 or st.is_chance())
-
-_CACHE: dict = {}
-
-
+@functools.lru_cache(maxsize=None)
 def positions():
     """Random-playout positions for 2..5 players plus the bundled inventors examples."""
-    if not _CACHE:
-        out = []
-        for n in range(2, 6):
-            for seed in (1, 2):
-                out += _playout(n, seed, every=15 if seed == 1 else 40)
-        for name, path in atelier.examples().items():
-            if name.startswith("inventors"):
-                out.append(atelier.load_position(path))
-        _CACHE["all"] = out
-    return _CACHE["all"]
+    def keep_for(n, seed):
+        every = 15 if seed == 1 else 40
+        return lambda ply, st: ply % every == 0 or st.is_chance()
+
+    return sample_positions("inventors", keep_for)
 
 
 def _texts(svg: str) -> list[str]:
@@ -45,12 +35,6 @@ def _texts(svg: str) -> list[str]:
 
 def _marks(svg: str, role: str) -> list[ET.Element]:
     return [e for e in ET.fromstring(svg).iter() if e.get("data-mark") == role]
-
-
-def _moves(st) -> list[str]:
-    if st.is_terminal() or st.is_chance():
-        return []
-    return [st.move_to_string(m) for m in st.legal_moves()]
 
 
 def test_positions_cover_every_phase():
@@ -90,7 +74,7 @@ def test_keys_name_the_boxes_moves_name():
             assert doc["reward"]["card"].lower() in keys
             assert {x.lower() for x in doc["reward"]["left"]} <= keys
         # Every move but REST names something on the board; REST, a reveal and no move nothing.
-        for m in _moves(st):
+        for m in move_texts(st):
             named = move_tokens(m) & keys
             assert bool(named) == (m != "rest"), m
 
@@ -102,7 +86,7 @@ def test_played_mark_outlines_the_named_boxes():
         boxes = {}
         for k, x, y, w, h in sheet.keys:
             boxes.setdefault(k, []).append((x, y, w, h))
-        moves = _moves(st)
+        moves = move_texts(st)
         picks = moves[:: max(1, len(moves) // 2)][:3]
         picks += ["rest"] * ("rest" in moves and "rest" not in picks)
         for i, m in enumerate(picks):
@@ -122,7 +106,7 @@ def test_played_mark_outlines_the_named_boxes():
 
 def test_work_marks_card_and_inventor():
     st = atelier.load_position(atelier.examples()["inventors-mid"])
-    works = [m for m in _moves(st) if m.startswith("work:")]
+    works = [m for m in move_texts(st) if m.startswith("work:")]
     assert works
     move = works[0]
     _, inv, card = move.split("+")[0].split(":")
@@ -156,7 +140,7 @@ def test_user_text_is_escaped(tmp_path):
     path.write_text(json.dumps(ed), encoding="utf-8")
     g = atelier.open("inventors", players=3, seed=5, edition=str(path))
     st = g.start()
-    svg = draw(st, marks={"played": _moves(st)[-1]})
+    svg = draw(st, marks={"played": move_texts(st)[-1]})
     texts = _texts(svg)
     for d in atelier.position_dict(st)["display"]:
         assert f'{d["card"]} <&> "q" \'a\'' in texts
@@ -168,7 +152,7 @@ def test_user_text_is_escaped(tmp_path):
 
 @pytest.mark.parametrize("players", [2, 5])
 def test_sheet_size(players):
-    st = _playout(players, 3, every=10_000)[0]
+    st = atelier.open("inventors", players=players, seed=3).start()
     root = ET.fromstring(draw(st))
     assert 900 <= float(root.get("width")) <= 1000
     sheet = _layout(st)

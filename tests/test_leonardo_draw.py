@@ -3,13 +3,14 @@ and money shown, a viewpoint drawing that leaves out what the seat does not know
 on the boxes the move names (and on no box a number that is not a card would wrongly name)."""
 from __future__ import annotations
 
+import functools
 import json
 import xml.etree.ElementTree as ET
 
 import pytest
 
 import atelier
-from playout_helpers import playout
+from playout_helpers import move_texts, sample_positions
 import atelier.games.leonardo as leonardo
 from atelier.drawing import move_tokens
 from atelier.errors import InputError
@@ -25,43 +26,33 @@ COUNCIL = ("CLAIM", "GIFT", "CMOVE", "REORDER", "MATERIAL")
 UNNAMED = ("pass", "decline")
 
 
-def _playout(players: int, seed: int, every: int):
-    """Positions along one random game: every `every` plies, the first of each Council phase,
-    some chance nodes and the end."""
-    phases = set()
-
-    def keep(ply, st):
-        phase = st.fields()["phase"]
-        if ply % every == 0 or (phase in COUNCIL and phase not in phases) or (st.is_chance() and ply % 3 == 0):
-            phases.add(phase)
-            return True
-        return False
-
-    return playout("leonardo", players, seed, keep)
-
-_CACHE: dict = {}
-
-
+@functools.lru_cache(maxsize=None)
 def positions():
-    """Random-playout positions for 2..5 players (two seeds each) and the bundled examples."""
-    if not _CACHE:
-        out = []
-        for n in range(2, 6):
-            for seed in (1, 2):
-                out += _playout(n, seed, every=20 if seed == 1 else 45)
-        for name, path in sorted(atelier.examples().items()):
-            if name.startswith("leonardo"):
-                out.append(atelier.load_position(path))
-        _CACHE["all"] = out
-    return _CACHE["all"]
+    """Random-playout positions for 2..5 players (two seeds each) and the bundled examples: every
+    `every` plies, the first of each Council phase, some chance nodes and the end."""
+    def keep_for(n, seed):
+        every, phases = (20 if seed == 1 else 45), set()
+
+        def keep(ply, st):
+            phase = st.fields()["phase"]
+            if ply % every == 0 or (phase in COUNCIL and phase not in phases) or (st.is_chance() and ply % 3 == 0):
+                phases.add(phase)
+                return True
+            return False
+        return keep
+
+    return sample_positions("leonardo", keep_for)
+
+
+_SVGS: dict = {}
 
 
 def _svg(st, viewpoint=None) -> str:
     """draw(st, viewpoint=...) without marks, drawn once per test session."""
     key = (id(st), viewpoint)
-    if key not in _CACHE:
-        _CACHE[key] = draw(st, viewpoint=viewpoint)
-    return _CACHE[key]
+    if key not in _SVGS:
+        _SVGS[key] = draw(st, viewpoint=viewpoint)
+    return _SVGS[key]
 
 
 def full_positions():
@@ -76,12 +67,6 @@ def _texts(svg: str) -> list[str]:
 
 def _marks(svg: str, role: str) -> list[ET.Element]:
     return [e for e in ET.fromstring(svg).iter() if e.get("data-mark") == role]
-
-
-def _moves(st) -> list[str]:
-    if st.is_terminal() or st.is_chance():
-        return []
-    return [st.move_to_string(m) for m in st.legal_moves()]
 
 
 def _florins(n) -> str:
@@ -172,7 +157,7 @@ def test_keys_cover_the_moves():
     for st in positions():
         keys = {k for k, *_ in _layout(st).keys}
         phase = atelier.position_dict(st)["phase"]
-        for m in _moves(st):
+        for m in move_texts(st):
             named = move_tokens(m) & keys
             assert bool(named) == (m not in UNNAMED and not m.startswith("bid:")), (phase, m, named)
             if m.startswith(("place:", "master:", "claim:", "bid:", "buy:")):
@@ -191,7 +176,7 @@ def _boxes(sheet):
 def test_played_mark_outlines_the_named_boxes():
     checked = 0
     for st in positions():
-        moves = _moves(st)
+        moves = move_texts(st)
         if not moves:
             continue
         sheet = _layout(st)
@@ -222,7 +207,7 @@ def _area_box(sheet, letter):
 
 
 def test_place_marks_the_area_and_master_the_other():
-    st = _first("PLACE", lambda s: "place:d:2" in _moves(s) and "master:a" in _moves(s))
+    st = _first("PLACE", lambda s: "place:d:2" in move_texts(s) and "master:a" in move_texts(s))
     sheet = _layout(st)
     svg = draw(st, marks={"played": "place:d:2", "best": "master:a"})
     [played] = _marks(svg, "played")
@@ -238,9 +223,9 @@ def test_place_marks_the_area_and_master_the_other():
 def test_start_marks_the_mover_lab_and_the_card():
     st = _first("LAB", lambda s: any(m.startswith("start:") and m.split(":")[2] != "none"
                                      and int(m.split(":")[2]) in atelier.position_dict(s)["row"]
-                                     for m in _moves(s)))
+                                     for m in move_texts(s)))
     doc = atelier.position_dict(st)
-    move = next(m for m in _moves(st) if m.startswith("start:") and m.split(":")[2] != "none"
+    move = next(m for m in move_texts(st) if m.startswith("start:") and m.split(":")[2] != "none"
                 and int(m.split(":")[2]) in doc["row"])
     lab, card = move.split(":")[1:]
     sheet = _layout(st)
