@@ -354,7 +354,8 @@ def save_collection(recs: list[Record], path, summary: dict | None = None) -> No
 
 
 def from_match(match_record: dict, game: str, edition=None, meta=None) -> Record:
-    """The record of one game of `atelier.match.play(..., keep_moves=True)`."""
+    """The record of one game of `atelier.match.play(..., keep_moves=True)`; `edition` as the
+    match was given it (a path, or an already loaded Edition)."""
     from .match import new_state_factory
 
     start = new_state_factory(game, len(match_record["seating"]), edition)(match_record["seed"])

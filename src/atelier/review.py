@@ -101,7 +101,8 @@ def _noise(pv: Value, bv: Value) -> float | None:
 
 
 def _exact(state, seat, exact_nodes, seed):
-    """(per-move {text: Value}, best text, method) from the exact solver, or None past the budget."""
+    """(per-move {text: Value}, best text, method, per-move win vectors) from the exact solver,
+    or None past the budget (or when any move's value is only bounded)."""
     from . import solvers
 
     if exact_nodes <= 0 or solvers.engine.hidden_information(state):
@@ -114,11 +115,12 @@ def _exact(state, seat, exact_nodes, seed):
         return None
     values = {m.text: Value(win=m.win[seat], score=None if m.score is None else m.score[seat], exact=True)
               for m in r.moves}
-    wins = {m.text: list(m.win) for m in r.moves if m.win is not None}
+    wins = {m.text: list(m.win) for m in r.moves}
     return values, r.best_text, r.solver, wins
 
 
 def _search(state, seat, iterations, seconds, threads, seed):
+    """The same four from MCTS, or ISMCTS on the mover's viewpoint when it cannot see everything."""
     from . import solvers
 
     hidden = solvers.engine.hidden_information(state)

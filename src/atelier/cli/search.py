@@ -366,8 +366,11 @@ def _write_records(r, game, edition, out, out_dir):
     """One record per game (atelier.record/1): a file each in a folder, or one file of them all."""
     from .. import records
 
+    import atelier
+
+    ed = atelier.ruleset(game).load_edition(edition)   # read once, not once per game
     meta = {"created_by": "atelier play", "match_seed": r.seed}
-    recs = [records.from_match(m, game, edition, meta={**meta, "match_game": m["game"] + 1}) for m in r.records]
+    recs = [records.from_match(m, game, ed, meta={**meta, "match_game": m["game"] + 1}) for m in r.records]
     if out_dir:
         width = max(3, len(str(len(recs))))
         for k, rec in enumerate(recs, 1):
