@@ -17,6 +17,12 @@ def one_line(message: str) -> str:
     return message
 
 
+def quoted(text) -> str:
+    """User text for a message: in quotes, unprintable characters escaped (like repr)."""
+    escaped = "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in str(text))
+    return "'" + escaped.replace("'", "\\'") + "'"
+
+
 class InputError(ValueError):
     """Bad input: malformed JSON, unknown game or card, impossible counts, an illegal move.
 

@@ -15,11 +15,10 @@ Game concept and the notation only: it knows no ruleset's details.
 """
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass, field
 
-from .errors import InputError
+from .errors import InputError, quoted
 from .games import GAMES, ruleset
 from .jsonfmt import check_plain, dumps, load_file
 
@@ -34,20 +33,6 @@ def _ruleset_of(state):
     return ruleset(type(state).__module__.rsplit(".", 1)[-1])
 
 
-def _quoted(text) -> str:
-    return "'" + str(text).replace("'", "\\'") + "'"
-
-
-def edition_document(state) -> dict:
-    """The whole edition `state` is played with, as an edition file's JSON (docs/editions.md)."""
-    game = state.game
-    if hasattr(game, "edition_json"):
-        return json.loads(game.edition_json)
-    from .games.inventors.edition import edition_document as inventors_document
-
-    return inventors_document(game.edition)
-
-
 def mover(state):
     """The seat to move, or "chance" at a chance node (as written in a record's `seat`)."""
     return "chance" if state.is_chance() else state.current_player
@@ -59,13 +44,13 @@ def apply_text(state, text: str, label: str):
     if not isinstance(text, str) or not text or not text.isprintable():
         raise InputError(f"{label}: expected a move in notation, got {text!r}")
     if state.is_terminal():
-        raise InputError(f"{label} {_quoted(text)}: the game is already over")
+        raise InputError(f"{label} {quoted(text)}: the game is already over")
     if state.is_chance():
         before = state.clone()
         try:
             state.apply(text)
         except InputError as exc:
-            raise InputError(f"{label} {_quoted(text)}: not an outcome of this chance node ({_reason(exc)})") from None
+            raise InputError(f"{label} {quoted(text)}: not an outcome of this chance node ({_reason(exc)})") from None
         canon = getattr(_ruleset_of(state), "chance_text", lambda b, a: None)(before, state)
         if canon is None:
             return text
@@ -75,7 +60,7 @@ def apply_text(state, text: str, label: str):
     try:
         move = state.parse_move(text)
     except InputError as exc:
-        raise InputError(f"{label} {_quoted(text)}: {_reason(exc)}") from None
+        raise InputError(f"{label} {quoted(text)}: {_reason(exc)}") from None
     canon = state.move_to_string(move)
     state.apply(move)
     return canon
@@ -200,7 +185,7 @@ def _apply_entry(state, entry: dict, k: int) -> None:
     label = f"move {k + 1}"
     want = entry.get("seat")
     if want is not None and want != mover(state):
-        raise InputError(f"{label} {_quoted(entry['move'])}: written as seat {want}'s move, "
+        raise InputError(f"{label} {quoted(entry['move'])}: written as seat {want}'s move, "
                          f"but {_who(mover(state))} is to move")
     apply_text(state, entry["move"], label)
 
@@ -240,7 +225,7 @@ def new(start, seats=None, meta=None) -> Record:
     pos = atelier.position_dict(start)
     pos.pop("edition", None)
     game = next(g for g in GAMES if ruleset(g) is rs)
-    rec = Record(game=game, players=n, edition=edition_document(start), start=pos, seats=seats,
+    rec = Record(game=game, players=n, edition=rs.edition_document_of(start.game), start=pos, seats=seats,
                  meta=dict(meta or {}))
     return rec
 

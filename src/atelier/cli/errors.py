@@ -12,7 +12,7 @@ import sys
 
 import click
 
-from ..errors import InputError
+from ..errors import InputError, quoted  # noqa: F401  quoted: the commands import it from here
 
 USAGE_EXIT = 2
 
@@ -21,11 +21,6 @@ def one_line(text: str) -> str:
     """`text` with control characters, lone surrogates and other unprintables escaped (\\n, \\x1b,
     \\udcff, ...) so it prints as exactly one line."""
     return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in str(text))
-
-
-def quoted(text: str) -> str:
-    """User text for a message: in quotes, unprintable characters escaped (like repr)."""
-    return "'" + one_line(text).replace("'", "\\'") + "'"
 
 
 def print_error(message) -> None:

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from ..._core import craftsmen as core
 from ...errors import InputError
-from .edition import load_edition
+from .edition import edition_document_of, load_edition
 from .position import position_dict, position_from_dict
 from .exact import bench_ismcts_position, endgame_refusal  # noqa: F401  (search hooks)
 from .render import show
 from .draw import draw
 
-__all__ = ["open_game", "load_edition", "position_dict", "position_from_dict", "show", "draw", "chance_text"]
+__all__ = ["open_game", "load_edition", "edition_document_of", "position_dict", "position_from_dict", "show", "draw", "chance_text"]
 
 TITLE = "Craftsmen"
 CHANCE_PREFIXES = ("draw(",)   # a chance outcome in notation: DRAW(R2), DRAW(E11) (docs/notation.md)

@@ -88,3 +88,9 @@ def card_names(ed) -> dict:
 
 def hand_limit(ed) -> int:
     return ed["constants"]["hand_limit"]["value"] if "hand_limit" in ed["constants"] else 10
+
+
+def edition_document_of(game) -> dict:
+    """The whole edition `game` is played with, as an edition file's JSON (docs/editions.md):
+    a game record embeds it (atelier.records)."""
+    return json.loads(game.edition_json)

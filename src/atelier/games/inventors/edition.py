@@ -204,6 +204,12 @@ def edition_from_data(data: dict) -> core.Edition:
         raise InputError(f"edition {exc}") from None
 
 
+def edition_document_of(game) -> dict:
+    """The whole edition `game` is played with, as an edition file's JSON (docs/editions.md):
+    a game record embeds it (atelier.records)."""
+    return edition_document(game.edition)
+
+
 def edition_document(ed: core.Edition) -> dict:
     """An edition file (docs/editions.md) holding everything the engine reads from `ed`, in card
     index order (so the card numbering is the same when it is read back)."""

@@ -61,3 +61,9 @@ def is_default_json(text: str) -> bool:
     if _DEFAULT_JSON is None:
         _DEFAULT_JSON = json.dumps(default_edition(), sort_keys=True)
     return text == _DEFAULT_JSON
+
+
+def edition_document_of(game) -> dict:
+    """The whole edition `game` is played with, as an edition file's JSON (docs/editions.md):
+    a game record embeds it (atelier.records)."""
+    return json.loads(game.edition_json)
