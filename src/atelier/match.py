@@ -154,13 +154,18 @@ def check_match(game: str, bots, games: int, seed: int, threads: int = 1) -> lis
         raise InputError(f"games: expected a positive integer, got {games!r}")
     check_seed(seed)
     made = [make_bot(b, threads=threads) for b in bots]
+    check_views(game, made)
+    return made
+
+
+def check_views(game: str, made) -> None:
+    """InputError for an mcts bot in a ruleset with hidden information: MCTS searches the full
+    state it is given, so it would play knowing every hand."""
     rs = ruleset(game) if isinstance(game, str) and game.lower() in GAMES else None
     for bot in made:
         if bot.kind == "mcts" and rs is not None and rs.HIDDEN_INFORMATION:
-            # MCTS searches the full state it is given: it would play knowing every hand.
             raise InputError(f"bot '{bot.spec}': mcts would search the hidden parts of {rs.TITLE} "
                              f"(opponents' hands, the deck order); use ismcts, which sees only its seat's view")
-    return made
 
 
 _MADE: dict = {}   # (game, bots, players, threads, edition) -> (bots, start, chance_text), per process

@@ -17,7 +17,7 @@ import atelier
 
 from .. import records
 from ..errors import InputError
-from ..match import _mix
+from ..match import _mix, check_views
 from ..solvers import make_bot
 from .game import ruleset_of
 
@@ -49,12 +49,9 @@ class HumanGame:
         self.seating, self.seed, self.hint_iterations, self.threads = seating, seed, hint_iterations, threads
         self.echo, self.read_line = echo, read_line
         self.bots = [None if b is None else make_bot(b, threads=threads) for b in seating]
+        check_views(game, [b for b in self.bots if b is not None])
         start = atelier.open(game, players=len(seating), seed=seed, edition=edition).start()
         self.rs = ruleset_of(start)
-        if self.rs.HIDDEN_INFORMATION:
-            for b in self.bots:
-                if b is not None and b.kind == "mcts":
-                    raise InputError(f"bot '{b.spec}': mcts would play knowing your hand; use ismcts")
         names = ["you" if b is None else b for b in seating]
         self.rec = records.new(start, seats=names, meta={"created_by": "atelier play --human", "seed": seed})
         self.out = out
