@@ -43,9 +43,11 @@ def review(rec, seat, iterations, seconds, threads, exact_nodes, seed, html_file
     from ..review import DEFAULT_EXACT_NODES, review as run_review
 
     r = records.load(rec, game_index)
+    from ..match import check_writable
+
     for path in (html_file, annotate_file):
         if path:
-            records.write_text(path, "")   # an unwritable file fails now, not after the review
+            check_writable(path)   # an unwritable file fails now, not after the review (and leaves nothing)
     run_on = None
     if ray_address is not None:
         from .. import distributed
