@@ -1,5 +1,6 @@
 // Scoring and the result (spec §7).
 #include <cstring>
+#include <vector>
 
 #include "../common/bits.hpp"
 #include "game.hpp"
@@ -18,31 +19,37 @@ static int suite_score(const int* c6, int stars) {
     }
     return total;
   }
-  constexpr int kMaxX = 64, kMaxS = 16;
-  static thread_local int best[2][kMaxX][kMaxS];
+  // The table has a row per star count: a score bound asks with the stars held plus one per
+  // completion still to come (over 16 early in a 5-player game), so it is sized per call, not
+  // fixed (a fixed [16] was read and written past its end there).
+  constexpr int kMaxX = 64;
+  static thread_local std::vector<int> table;
+  const size_t row = (size_t)stars + 1;
+  if (table.size() < 2 * kMaxX * row) table.resize(2 * kMaxX * row);
+  auto best = [&](int which, int x, int u) -> int& { return table[((size_t)which * kMaxX + x) * row + u]; };
   const int top = c6[0] + stars < kMaxX - 1 ? c6[0] + stars : kMaxX - 1;
   const int V = kTypes + stars;
   // v = 0: choose x_0 (scores nothing).
   int cur = 0;
   for (int x = 0; x <= top; ++x)
-    for (int u = 0; u <= stars; ++u) best[cur][x][u] = -1;
+    for (int u = 0; u <= stars; ++u) best(cur, x, u) = -1;
   for (int x = 0; x <= top; ++x) {
     const int need = x > c6[0] ? x - c6[0] : 0;
-    if (need <= stars) best[cur][x][need] = 0;
+    if (need <= stars) best(cur, x, need) = 0;
   }
   for (int v = 1; v < V; ++v) {
     const int cv = v < kTypes ? c6[v] : 0;
     const int nxt = cur ^ 1;
     for (int x = 0; x <= top; ++x)
-      for (int u = 0; u <= stars; ++u) best[nxt][x][u] = -1;
+      for (int u = 0; u <= stars; ++u) best(nxt, x, u) = -1;
     for (int prev = 0; prev <= top; ++prev)
       for (int u = 0; u <= stars; ++u) {
-        const int b = best[cur][prev][u];
+        const int b = best(cur, prev, u);
         if (b < 0) continue;
         for (int x = 0; x <= prev; ++x) {
           const int need = u + (x > cv ? x - cv : 0);
           if (need > stars) break;
-          if (b + x > best[nxt][x][need]) best[nxt][x][need] = b + x;
+          if (b + x > best(nxt, x, need)) best(nxt, x, need) = b + x;
         }
       }
     cur = nxt;
@@ -50,7 +57,7 @@ static int suite_score(const int* c6, int stars) {
   int result = 0;
   for (int x = 0; x <= top; ++x)
     for (int u = 0; u <= stars; ++u)
-      if (best[cur][x][u] > result) result = best[cur][x][u];
+      if (best(cur, x, u) > result) result = best(cur, x, u);
   return result;
 }
 
