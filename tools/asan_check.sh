@@ -54,7 +54,9 @@ tests=(tests/test_positions.py tests/test_cli.py tests/test_inputs.py tests/test
        tests/test_craftsmen_viewpoint.py tests/test_cli_craftsmen.py
        tests/test_solvers_alphabeta.py tests/test_solvers_mcts_solver.py)
 [ $# -gt 0 ] && tests=()   # explicit pytest arguments choose the tests
-$py -m pytest -q -p no:cacheprovider "${tests[@]}" -k "not strength" "$@"
+# --capture=sys: a sanitizer writes its report to fd 2 and ends the process; under pytest's
+# default fd capture that report died with it, and the run stopped with no word of why.
+$py -m pytest -q -p no:cacheprovider --capture=sys "${tests[@]}" -k "not strength" "$@"
 
 echo "== arena failure (allocations over 1 GiB fail)"
 ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1:max_allocation_size_mb=1024 $py - <<'EOF'
