@@ -117,3 +117,40 @@ def test_viewpoint_and_full_json_round_trips_many(players):
                 doc = atelier.position_dict(st, viewpoint=s)
                 back = atelier.load_position(json.dumps(doc), seed=k)
                 assert back.infoset_key(s) == st.infoset_key(s) and atelier.position_dict(back) == doc
+
+
+REPRO = __import__("pathlib").Path(__file__).parent / "repro"
+
+
+@pytest.mark.parametrize("name,field", [
+    ("discard-null", "discard.R1: expected an integer"),
+    ("discard-str", "discard.P3: expected an integer"),
+    ("row-int", "seats[1].row: expected a list"),
+    ("faceup-int", "decks.extended.faceup: expected a list"),
+    ("bottom-list", "decks.basic.bottom[0]: expected a card id"),
+    ("hand-obj", "seats[0].hand[0]: expected a card id"),
+    ("negative-money-20000000", "display.B3: -20000000 is out of range 0..48"),
+])
+def test_wrong_types_and_counts_in_a_view_are_one_line(name, field):
+    """A view's fields are checked before the fill uses them (these gave TypeError tracebacks),
+    and a count before it is expanded into cards (-20,000,000 took 1.6 GB before its error)."""
+    from cli_helpers import one_error_line, run
+
+    line = one_error_line(run("show", REPRO / f"craftsmen-view-{name}.json"))
+    assert line.startswith(f"error: {field}"), line
+
+
+@pytest.mark.parametrize("count", [-(2**31), 2**31, -1, 49])
+def test_a_huge_or_negative_count_in_a_view_is_refused_first(count):
+    st = atelier.open("craftsmen", players=3, seed=4).start()
+    for where in ("display", "seats"):
+        doc = atelier.position_dict(st, viewpoint=1)
+        money = doc["display"] if where == "display" else doc["seats"][1]["money"]
+        money["B3"] = count
+        with pytest.raises(InputError, match="out of range 0..48"):
+            atelier.load_position(json.dumps(doc))
+    if count < 0 or count > len(st.game.building_ids):   # a Notary look's unseen returns
+        doc = atelier.position_dict(st, viewpoint=1)
+        doc["decks"]["basic"]["returns"] = {"face_up": [], "unseen": {"basic": count}}
+        with pytest.raises(InputError, match=r"decks\.basic\.returns\.unseen\.basic: .*out of range"):
+            atelier.load_position(json.dumps(doc))

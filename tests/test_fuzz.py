@@ -1,5 +1,6 @@
 """Fuzzing the Python/binding boundary: mutated positions (documents, field dicts, packed bytes),
-random moves, mutated editions and bad search parameters.
+random moves, mutated editions, bad search parameters, and Craftsmen viewpoints (a wrong type at
+every field, huge and negative counts, random mutations).
 
 Every input must end as either accepted or an atelier.InputError with one printable line; no
 other exception, no crash. Every accepted position is played to the end by random moves, and the
@@ -32,9 +33,9 @@ from atelier.games.inventors.edition import edition_data, edition_from_data
 
 # Per-family case counts of the default run; they add up to DEFAULT_CASES.
 COUNTS = {"documents": 2600, "fields": 2400, "bytes": 5000, "moves": 9000, "editions": 1000,
-          "search": 200}
-DEFAULT_CASES = 20_200
-LONG_FACTOR = 50  # -m fuzz_long: 1,010,000 cases
+          "search": 200, "craftsmen_views": 1200}
+DEFAULT_CASES = 21_400
+LONG_FACTOR = 50  # -m fuzz_long: 1,070,000 cases
 MAX_DECISIONS = 5000  # a game has < 600 main actions plus free plays (spec 8.11)
 
 class Failure(AssertionError):
@@ -424,6 +425,100 @@ def fuzz_editions(seed: int, n: int) -> Stats:
     return st
 
 
+# ---- Craftsmen viewpoints (games/craftsmen/view.py fills them before the full loader checks) ---
+
+# A wrong type or an impossible count for any field: the view loader must name the field before
+# it uses the value (no TypeError) and before it expands a count into cards (no MemoryError, no
+# gigabytes for a count of -20,000,000).
+BAD_VALUES = [None, True, 1.5, "x", "?basic", "B01", -1, 49, 2**31, -(2**31), -20_000_000, 10**12,
+              [], [[]], ["?basic"], {}, {"a": 1}, {"P1": -(2**31)}]
+
+
+class CraftsmenVocab(Vocab):
+    def __init__(self, game):
+        self.words = (list(game.building_ids) + [f"{c}{v}" for c in "PGBR" for v in (1, 2, 3)]
+                      + ["?basic", "?extended-house", "?extended-plain", "?advanced-house",
+                         "?advanced-plain", "?basic-returns", "?extended-returns", "cards",
+                         "money_unseen", "viewpoint", "hand", "row", "faceup", "returns", "unseen",
+                         "face_up", "HELPER", "PAY", "AUCTION", "CHANCE", "craftsmen"])
+
+
+_VIEWS = None
+
+
+def craftsmen_views():
+    """(JSON text, path list) of seat viewpoints at states of every phase, 2..5 players."""
+    global _VIEWS
+    if _VIEWS is None:
+        _VIEWS = []
+        for players in range(2, 6):
+            rng = random.Random(f"views:{players}")
+            s = atelier.open("craftsmen", players=players, seed=players).start()
+            for step in range(2000):
+                if s.is_terminal():
+                    break
+                if step % 97 == 0 or (step % 13 == 0 and s.fields()["phase"] in ("PAY", "AUCTION", "KEEP")):
+                    seat = rng.randrange(players)
+                    doc = atelier.position_dict(s, viewpoint=seat)
+                    _VIEWS.append((json.dumps(doc), list(_paths(doc))))
+                if s.is_chance():
+                    s.sample_chance(rng.getrandbits(64))
+                else:
+                    s.apply(rng.choice(s.legal_moves()))
+    return _VIEWS
+
+
+def _paths(v, path=()):
+    """Every place in a document: each value, list and object (the root excepted)."""
+    if isinstance(v, dict):
+        for k, x in v.items():
+            yield from _paths(x, path + (k,))
+    elif isinstance(v, list):
+        for i, x in enumerate(v):
+            yield from _paths(x, path + (i,))
+    if path:
+        yield path
+
+
+def _set(doc, path, value):
+    cur = doc
+    for k in path[:-1]:
+        cur = cur[k]
+    cur[path[-1]] = value
+    return doc
+
+
+def fuzz_craftsmen_views(seed: int, n: int) -> Stats:
+    """Half the cases put a BAD_VALUES entry at one field, sweeping every field of the views in
+    order (the default run covers every field of the first views); half mutate a view 1-3 times.
+    An accepted view is played to the end (as the full position of its deal)."""
+    rng, st = random.Random(f"craftsmen_views:{seed}"), Stats("craftsmen_views")
+    views = craftsmen_views()
+    vocab = CraftsmenVocab(atelier.open("craftsmen"))
+    sweep = [(text, path) for text, paths in views for path in paths]
+    start = (seed * 7919) % len(sweep) if seed else 0
+    for i in range(n):
+        if i % 2 == 0:
+            text, path = sweep[(start + i // 2) % len(sweep)]
+            bad = BAD_VALUES[(i // 2 + seed) % len(BAD_VALUES)]
+            doc = _set(json.loads(text), path, copy.deepcopy(bad))
+            what = f"case {i}: {'.'.join(map(str, path))} = {bad!r}"
+        else:
+            doc = json.loads(rng.choice(views)[0])
+            for _ in range(rng.choice([1, 1, 2, 3])):
+                doc = mutate(doc, rng, vocab)
+            what = f"case {i} (mutated)"
+        if not isinstance(doc, dict):
+            doc = {"game": "craftsmen", "viewpoint": 0, "x": doc}
+        ok, state = attempt(st, what, atelier.load_position, doc, None, rng.getrandbits(64))
+        if ok and i % 8 == 1:
+            full = state.clone()
+            full.viewpoint = None   # one deal of the view: a full position of its own
+            with context(f"load_position({json.dumps(doc, separators=(',', ':'))})"):
+                play_out(st, what, full, rng)
+    return st
+
+
 # ---- search parameters (each batch in a subprocess, so a crash is a failure, not the end) -----
 
 SEARCH_CHILD = textwrap.dedent(r"""
@@ -530,7 +625,7 @@ def fuzz_search(seed: int, n: int, batch: int = 100) -> Stats:
 # ---- tests -----------------------------------------------------------------------------------
 
 FAMILIES = {"documents": fuzz_documents, "fields": fuzz_fields, "bytes": fuzz_bytes,
-            "moves": fuzz_moves, "editions": fuzz_editions}
+            "moves": fuzz_moves, "editions": fuzz_editions, "craftsmen_views": fuzz_craftsmen_views}
 
 
 def run_family(name: str, seed: int, n: int) -> Stats:

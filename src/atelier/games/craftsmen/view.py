@@ -11,16 +11,20 @@ Reading a viewpoint fills the placeholders with unseen cards (the claimants of a
 or payment first, with the highest cards: a start for the deal), then the core deals what S
 cannot see afresh from `seed` (Game::determinize, within the claims) before every check of the
 full format (State.with_view_fields): the state's hidden parts are one sample, and
-`state.viewpoint` says so.
+`state.viewpoint` says so. Every field the fill reads is checked first (its type, and a count's
+range before any count is expanded into cards), with the full loader's messages: the fill never
+meets a value it cannot use.
 """
 from __future__ import annotations
 
 import copy
+import json
 import random
 from collections import Counter
 
 from ...errors import InputError
 from ...fieldcheck import fail as _fail, listed as _list, obj as _obj, whole as _int
+from .position import _money
 
 POOLS = ("basic", "extended-house", "extended-plain", "advanced-house", "advanced-plain")
 RETURNS = "-returns"   # ?basic-returns, ?extended-returns, ?advanced-returns
@@ -99,6 +103,49 @@ def view_dict(full: dict, f: dict, seat: int, pools: dict) -> dict:
 # ---------------------------------------------------------------------------------------------
 # Reading
 
+def _cards(v, field: str) -> list:
+    """A list of card ids or placeholders (text); anything else is named before it is used."""
+    for i, b in enumerate(_list(v, field)):
+        if not isinstance(b, str):
+            _fail(f"{field}[{i}]", f"expected a card id or a placeholder (text), got {json.dumps(b)}")
+    return v
+
+
+def _checked(full: dict, n: int, cards: int) -> None:
+    """The view's own fields (hands, rows, decks, money, looks' returns), their types and counts,
+    before full_from_view reads them."""
+    for k in ("display", "discard", "mayor"):
+        if k in full:
+            full[k] = _money(full[k], k)
+    for q, s in enumerate(_list(full.get("seats"), "seats")):
+        s = _obj(s, f"seats[{q}]")
+        if "money" in s:
+            s["money"] = _money(s["money"], f"seats[{q}].money")
+        for k in ("hand", "row"):
+            if k in s:
+                _cards(s[k], f"seats[{q}].{k}")
+    if "box" in full:
+        _cards(full["box"], "box")
+    decks = _obj(full.get("decks"), "decks")
+    for t in TIERS:
+        d = _obj(decks.get(t), f"decks.{t}")
+        for k in ("faceup",) + HIDDEN_LISTS:
+            if k in d:
+                _cards(d[k], f"decks.{t}.{k}")
+        for j, seg in enumerate(_list(d.get("segments", []), f"decks.{t}.segments")):
+            _cards(seg, f"decks.{t}.segments[{j}]")
+        r = _obj(d.get("returns", {}), f"decks.{t}.returns")
+        _cards(r.get("face_up", []), f"decks.{t}.returns.face_up")
+        for p, c in _obj(r.get("unseen", {}), f"decks.{t}.returns.unseen").items():
+            _int(c, f"decks.{t}.returns.unseen.{p}", 0, cards)
+    if "context" in full:
+        _obj(full["context"], "context")
+    if full.get("knowledge") is not None:
+        know = _obj(full["knowledge"], "knowledge")
+        for i, e in enumerate(_list(know.get("money", []), "knowledge.money")):
+            _obj(e, f"knowledge.money[{i}]")
+
+
 def full_from_view(doc: dict, game, money_counts: dict, seed: int) -> dict:
     """The full position document of a viewpoint with its placeholders filled (the fill that the
     loader then redeals), and the seat. InputError names the field of an impossible view."""
@@ -110,6 +157,7 @@ def full_from_view(doc: dict, game, money_counts: dict, seed: int) -> dict:
     seats = _list(full.get("seats"), "seats")
     if len(seats) != n:
         _fail("seats", f"expected {n} entries, one per seat")
+    _checked(full, n, len(ids))
     rnd = random.Random(seed)
 
     # ---- money: the cards seat has not seen, into the unseen places
@@ -250,7 +298,8 @@ def _claims(full: dict, seat: int, n: int) -> dict:
     if not isinstance(ctx, dict):
         return out
     if ctx.get("auction_card") is not None:
-        for q, b in enumerate(ctx.get("auction_max_bids") or []):
+        bids = ctx.get("auction_max_bids")
+        for q, b in enumerate(bids if isinstance(bids, list) else []):   # the core checks its type
             if isinstance(b, int) and b > 0 and q != seat and q < n:
                 out[q] = b
     paying = full.get("phase") == "PAY" or (full.get("phase") == "LIMIT" and ctx.get("limit_saved") == "PAY")
