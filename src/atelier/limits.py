@@ -17,6 +17,10 @@ import operator
 from .errors import InputError
 
 SEED_MAX = 2**64 - 1     # Rng(uint64_t): every seed in atelier, game deals and searches alike
+# A search's iteration budget: a tree's visit counts are 32-bit (solvers/mcts.pxi
+# MAX_TREE_ITERATIONS). The API (solvers.mcts/ismcts, bots `mcts:N`) and every CLI option that
+# takes iterations (--iterations, --hint-iterations) check and advertise this one range.
+MAX_ITERATIONS = 2**32 - 2
 
 
 def _shown(value) -> str:

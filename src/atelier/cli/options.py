@@ -12,7 +12,7 @@ import atelier
 
 from .. import jsonfmt
 from ..errors import InputError
-from ..limits import SEED_MAX
+from ..limits import MAX_ITERATIONS, SEED_MAX
 from ..solvers import MAX_THREADS
 
 
@@ -72,7 +72,8 @@ SEED = Whole(0, SEED_MAX)
 PLAYERS = Whole(2, 5)
 SEAT = Whole(0, 4)
 GAMES = Whole(1, 1_000_000_000)
-ITERATIONS = Whole(1, 1_000_000_000_000)
+ITERATIONS = Whole(1, MAX_ITERATIONS)   # the engine's range (limits.py), not a rounder number
+ITERATIONS_RANGE = f"1..{MAX_ITERATIONS:,}"   # said in the help of every option of that type
 THREADS = Whole(1, MAX_THREADS)
 MEMORY_MB = Whole(1, 65_536)
 TOP = Whole(1, 100_000)

@@ -9,7 +9,7 @@ from .. import records
 from ..jsonfmt import strict_dumps
 from . import main
 from .errors import run_guarded
-from .options import ITERATIONS, SEAT, SECONDS, THREADS, Whole, json_option, seed_option
+from .options import ITERATIONS, ITERATIONS_RANGE, SEAT, SECONDS, THREADS, Whole, json_option, seed_option
 from .records import game_index_option
 from .search import _progress_bar
 
@@ -18,7 +18,7 @@ from .search import _progress_bar
 @click.argument("rec", metavar="REC")
 @click.option("--seat", "-s", type=SEAT, default=None, metavar="S", help="Only seat S's decisions (default: all).")
 @click.option("--iterations", "-i", type=ITERATIONS, default=None, metavar="N",
-              help="MCTS iterations per decision (default 10,000 when no --time).")
+              help=f"MCTS iterations per decision, {ITERATIONS_RANGE} (default 10,000 when no --time).")
 @click.option("--time", "-t", "seconds", type=SECONDS, default=None, metavar="S",
               help="Seconds per decision instead (not reproducible).")
 @click.option("--threads", type=THREADS, default=1, show_default=True, metavar="T", help="Trees per search.")

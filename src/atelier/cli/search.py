@@ -11,7 +11,7 @@ from ..errors import InputError
 from ..jsonfmt import strict_dumps
 from . import main
 from .errors import run_guarded
-from .options import (GAMES, ITERATIONS, MEMORY_MB, PLAYERS, SEAT, SECONDS, THREADS, TOP, Whole, edition_option,
+from .options import (GAMES, ITERATIONS, ITERATIONS_RANGE, MEMORY_MB, PLAYERS, SEAT, SECONDS, THREADS, TOP, Whole, edition_option,
                       json_option, read_position, seed_option)
 from .results import endgame_json, suggest_json, too_large_json
 from ..solvers import (DEFAULT_MAX_NODES, DEFAULT_VIEWPOINT_DETERMINIZATIONS, MAX_DETERMINIZATIONS,
@@ -51,7 +51,7 @@ def _fmt_vec(xs, digits=1):
 @main.command()
 @click.argument("pos", metavar="POS")
 @click.option("--iterations", "-i", type=ITERATIONS, metavar="N", default=None,
-              help="Iterations in total (default 10,000 when no --time).")
+              help=f"Iterations in total, {ITERATIONS_RANGE} (default 10,000 when no --time).")
 @click.option("--time", "-t", "seconds", type=SECONDS, metavar="S", default=None, help="Seconds to think.")
 @click.option("--threads", type=THREADS, metavar="T", default=1, show_default=True,
               help="Independent trees (root parallelism).")
@@ -282,7 +282,7 @@ def _print_exact(x, objective, console):
 @click.option("--players", "-n", type=PLAYERS, default=None, metavar="N",
               help="With --human: the number of seats (default: --human seats plus --bots).")
 @click.option("--hint-iterations", type=ITERATIONS, default=20000, show_default=True, metavar="N",
-              help="With --human: the search behind `hint`.")
+              help=f"With --human: the search behind `hint` ({ITERATIONS_RANGE}).")
 @click.option("--ray", "ray_address", is_flag=False, flag_value="local", default=None, metavar="ADDRESS",
               help="Spread the games over a Ray cluster (docs/ray.md): alone, a local one started "
                    "here; 'auto' the one the environment names; or ray://HOST:PORT, HOST:PORT. "

@@ -16,7 +16,7 @@ import threading
 from dataclasses import asdict, dataclass, field
 
 from ..errors import InputError
-from ..limits import check_choice, check_flag, check_int, check_number, check_seed
+from ..limits import MAX_ITERATIONS, check_choice, check_flag, check_int, check_number, check_seed
 from . import engine
 
 __all__ = ["mcts", "ismcts", "expectimax", "SearchResult", "MoveStats", "ExactResult",
@@ -30,7 +30,6 @@ DEFAULT_MAX_NODES = 10_000_000
 DEFAULT_VIEWPOINT_DETERMINIZATIONS = 16   # endgame on a viewpoint when K is not given
 # The accepted ranges (docs/solvers.md, "Parameters"); every entry point checks at the door.
 MAX_THREADS = 64
-MAX_ITERATIONS = 2**32 - 2         # a tree's visit counts are 32-bit
 MAX_TIME = 1_000_000.0             # seconds
 MAX_MEMORY_MB = 1_048_576.0        # 1 TiB
 MAX_EXPLORATION = 100.0
