@@ -170,3 +170,28 @@ def test_malformed_records_are_one_line_errors(tmp_path, text, needle):
     path = tmp_path / "r.json"
     path.write_text(text)
     assert needle in one_error_line(run("replay", path))
+
+
+REPRO = __import__("pathlib").Path(__file__).parent / "repro"
+
+
+def test_a_result_beside_unfinished_moves_is_refused():
+    """The repro: a `result` with moves that stop before the end was accepted and the result
+    silently ignored."""
+    line = one_error_line(run("replay", REPRO / "inventors-record-result-unfinished.json"))
+    assert line.startswith("error: record") and ".result: the record's" in line and "do not finish" in line
+
+
+@pytest.mark.parametrize("game", ["inventors", "leonardo", "craftsmen"])
+def test_a_result_is_checked_against_the_moves(game, tmp_path):
+    rec, final = _record(game, 2)
+    doc = rec.to_dict()
+    assert doc["result"]["scores"] == list(final.scores())
+    assert records.from_dict(json.loads(json.dumps(doc))).replay() == final   # a finished record loads
+    unfinished = dict(doc, moves=doc["moves"][:-1])
+    with pytest.raises(atelier.InputError, match=r"record\.result: the record's \d+ moves do not finish"):
+        records.from_dict(unfinished)
+    records.from_dict({k: v for k, v in unfinished.items() if k != "result"})   # without it: fine
+    for bad, needle in [("won", "expected an object"), ({"scores": [0] * 2}, "result.scores")]:
+        with pytest.raises(atelier.InputError, match=needle):
+            records.from_dict(dict(doc, result=bad))

@@ -303,11 +303,23 @@ def from_dict(doc, where: str = "record") -> Record:
             entry["seat"] = mover(t) if entry["seat"] is None else entry["seat"]
             _apply_entry(t, entry, k)
     rec._final = s
-    result = doc.get("result")
-    if result is not None and isinstance(result, dict) and "scores" in result and s.is_terminal():
-        if list(result["scores"]) != list(s.scores()):
-            raise InputError(f"{where}.result.scores: {result['scores']}, but the moves give {list(s.scores())}")
+    _check_result(doc.get("result"), s, len(entries), where)
     return rec
+
+
+def _check_result(result, final, n_moves: int, where: str) -> None:
+    """A record's `result` states how its game ended: it must be an object, belong to moves that
+    finish the game (a result beside unfinished moves would be silently ignored), and its scores
+    must be what the moves give."""
+    if result is None:
+        return
+    if not isinstance(result, dict):
+        raise InputError(f"{where}.result: expected an object (scores, returns), got {result!r:.40}")
+    if not final.is_terminal():
+        raise InputError(f"{where}.result: the record's {n_moves} moves do not finish the game, so it has "
+                         f"no result yet; drop `result` or add the moves to the end")
+    if "scores" in result and result["scores"] != list(final.scores()):
+        raise InputError(f"{where}.result.scores: {result['scores']!r:.60}, but the moves give {list(final.scores())}")
 
 
 def load(path, game: int | None = None) -> Record:
