@@ -12,6 +12,12 @@ reading the message, so it fails here: fix the citation, or add the section to t
 ruleset still being built has no reference yet: its check is skipped, and says so.
 
 2. The team, inventor and card tables of docs/positions.md are the bundled edition's data.
+
+3. Every file the documents (README.md, docs/) link to or cite by path exists in the project:
+   a Markdown link `[text](path)` relative to the document, and a path written out
+   (`src/atelier/limits.py`, `docs/rules/leonardo.md`) relative to the project root or to the
+   document. A file outside the project (the original spec's `shared/rules/leonardo.md`) is a
+   dangling reference for every reader of the repository.
 """
 from __future__ import annotations
 
@@ -131,3 +137,47 @@ def test_positions_tables_are_the_edition():
     want_cards = [(c["id"], c["name"], c["type"], c["cost"]) for c in ed["inventions"]]
     assert doc_inv == want_inv
     assert doc_cards == want_cards
+
+
+DOC_FILES = [ROOT / "README.md"] + sorted((ROOT / "docs").rglob("*.md"))
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+# A path written out: directories then a file name with a suffix a project file has.
+FILE_PATH = re.compile(r"(?<![\w/.:-])((?:\.\./|[\w.-]+/)+[\w.-]+\.(?:md|py|pyx|pxi|pxd|cpp|hpp|json|toml|sh|cfg|txt|in))\b")
+
+
+def document_references() -> list[tuple[str, str, str]]:
+    """(document:line, kind, target) for every relative link and every file path cited in the
+    text (not in a fenced block: the files commands there write are the reader's own)."""
+    out = []
+    for doc in DOC_FILES:
+        rel = doc.relative_to(ROOT)
+        fenced = False
+        for n, line in enumerate(doc.read_text(encoding="utf-8").splitlines(), 1):
+            if line.lstrip().startswith("```"):
+                fenced = not fenced
+            if fenced:
+                continue
+            for m in LINK.finditer(line):
+                target = m.group(1).split("#")[0]
+                if target and not re.match(r"[a-z][a-z0-9+.-]*:", target):   # not https:, mailto:
+                    out.append((f"{rel}:{n}", "link", target))
+            for m in FILE_PATH.finditer(line):
+                if not any(c in m.group(1) for c in "<>*{}"):   # a pattern, not a file
+                    out.append((f"{rel}:{n}", "path", m.group(1)))
+    return out
+
+
+def test_the_reference_scanner_sees_links_and_paths():
+    refs = {(kind, target) for _, kind, target in document_references()}
+    assert ("link", "docs/solvers.md") in refs and ("link", "rules/leonardo.md") in refs
+    assert ("path", "src/atelier/limits.py") in refs
+
+
+def test_every_file_a_document_links_or_cites_exists():
+    missing = []
+    for where, kind, target in document_references():
+        doc_dir = (ROOT / where.split(":")[0]).parent
+        places = [doc_dir / target] if kind == "link" else [doc_dir / target, ROOT / target]
+        if not any(p.resolve().is_relative_to(ROOT) and p.exists() for p in places):
+            missing.append(f"{where}: {target}")
+    assert not missing, "documents name files the project does not have: " + "; ".join(missing)
