@@ -320,3 +320,48 @@ def test_endgame_progress_line_after_a_second():
         progress(196608, 1.7, 3, 40)
     assert "solving (alpha-beta): 196,608 nodes searched, 1.7 s, 3 of 40 moves resolved" in out.getvalue()
     assert "65,536 nodes" not in out.getvalue()
+
+
+def _chance_free_leonardo():
+    """A 2-player Leonardo decision from which no draw can be reached: alpha-beta's ground."""
+    import random
+
+    from atelier.solvers.exact import alphabeta_applies
+
+    rng, s = random.Random(3), atelier.open("leonardo", players=2, seed=3).start()
+    while not s.is_terminal():
+        if s.is_chance():
+            s.sample_chance(rng.getrandbits(64))
+            continue
+        if alphabeta_applies(s, False) is None:
+            return s
+        s.apply(rng.choice(s.legal_moves()))
+    raise AssertionError("no chance-free decision in the game")
+
+
+@pytest.mark.skipif(ASAN, reason="ASan reserves terabytes of address space; tools/asan_check.sh "
+                                 "runs this failure with max_allocation_size_mb instead")
+def test_a_transposition_table_that_cannot_be_allocated_is_one_error(tmp_path):
+    """endgame --memory / solvers.solve(memory_mb=...) beyond what the machine gives: the line
+    suggest gives for its trees (it was a MemoryError traceback), in Inventors and Leonardo."""
+    leo = tmp_path / "leo.json"
+    leo.write_text(atelier.dump_position(_chance_free_leonardo()))
+    body = """
+import sys
+import atelier
+from atelier import solvers
+for pos in sys.argv[1:]:
+    s = atelier.load_position(pos)
+    try:
+        solvers.solve(s, memory_mb=8000)
+    except atelier.InputError as exc:
+        print(exc)
+    print(solvers.solve(s, memory_mb=16, max_nodes=10**6).complete)   # and the process is fine
+"""
+    r = _limited(body, "example:inventors-late", str(leo))
+    assert r.returncode == 0, r.stderr
+    want = "memory_mb: cannot allocate 8000 MB for the transposition table on this machine; try a smaller budget"
+    assert r.stdout.splitlines() == [want, "True"] * 2
+    for pos in ("example:inventors-late", str(leo)):
+        r = _limited("from atelier.cli import main; main()", "endgame", pos, "--memory", "8000")
+        assert r.returncode == 2 and r.stdout == "" and r.stderr.splitlines() == ["error: " + want], r.stderr

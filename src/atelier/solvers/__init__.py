@@ -41,6 +41,13 @@ _CHANCE_CAP = 64   # engine.pyx CHANCE_CAP: exact chance children created per it
 _CHUNK = 256       # iterations between progress reports / deadline checks from Python
 
 
+def cannot_allocate(memory_mb: float, what: str) -> InputError:
+    """The one line for a memory budget this machine cannot give: a search's trees (suggest) and an
+    exact solve's transposition table (endgame) say it alike, instead of a MemoryError."""
+    return InputError(f"memory_mb: cannot allocate {memory_mb:g} MB for {what} on this machine; "
+                      "try a smaller budget")
+
+
 class TooLarge(Exception):
     """The exact search stopped at its node budget (or met a chance node too large to enumerate)."""
 
@@ -190,8 +197,7 @@ def _search(algorithm, state, iterations, time, threads, seed, reward, memory_mb
                                      leaf_nodes=leaf_nodes))
         except MemoryError:
             trees.clear()   # free the trees already made before saying so
-            raise InputError(f"memory_mb: cannot allocate {memory_mb:g} MB for the search tree"
-                             f"{'s' if threads > 1 else ''} on this machine; try a smaller budget") from None
+            raise cannot_allocate(memory_mb, "the search trees" if threads > 1 else "the search tree") from None
         except ValueError as exc:
             raise InputError(str(exc)) from None
     t0 = engine.now()

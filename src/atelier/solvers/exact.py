@@ -88,9 +88,10 @@ def alphabeta(state, objective="win", prove=False, max_nodes=None, time=None, me
     (alphabeta_applies), TooLarge past `max_nodes` or `time` (with `partial` bounds on a single
     solve). Hidden information: like expectimax, K determinizations solved and averaged."""
     from . import (DEFAULT_MAX_NODES, ExactMove, ExactResult, TooLarge, _check_decision, _check_same_moves,
-                   _exact_samples, _line_state, _line_text)
+                   _exact_samples, _line_state, _line_text, cannot_allocate)
 
     players, cur, _ = _check_decision(state)
+    memory_mb = check_number(memory_mb, "memory_mb", 0.0, MAX_TT_MB, lo_open=True)
     max_nodes = DEFAULT_MAX_NODES if max_nodes is None else max_nodes
     order = engine.AB_DEFAULT_ORDERING if ordering is None else check_int(ordering, "ordering", 0, 31)
     viewpoint, seat, determinizations, seeds = _exact_samples(state, cur, determinizations, seed)
@@ -101,10 +102,13 @@ def alphabeta(state, objective="win", prove=False, max_nodes=None, time=None, me
         if progress is not None:
             report = (lambda done: lambda n, sec, k, tot: progress(done + n, sec, k, tot))(nodes)
         left = None if time is None else max(1e-3, time - (engine.now() - t0))
-        r = engine.alphabeta_search(state, objective=objective, prove=prove,
-                                    max_nodes=max(1, max_nodes - nodes), time=left or 0.0,
-                                    memory_mb=memory_mb, ordering=order, determinize_seed=dseed,
-                                    determinize_seat=seat, progress=report)
+        try:
+            r = engine.alphabeta_search(state, objective=objective, prove=prove,
+                                        max_nodes=max(1, max_nodes - nodes), time=left or 0.0,
+                                        memory_mb=memory_mb, ordering=order, determinize_seed=dseed,
+                                        determinize_seat=seat, progress=report)
+        except MemoryError:
+            raise cannot_allocate(memory_mb, "the transposition table") from None
         nodes += r["nodes"]
         seconds += r["seconds"]
         if r["aborted"] == 2:
