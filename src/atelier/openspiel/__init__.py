@@ -9,6 +9,11 @@ atelier_leonardo and atelier_craftsmen (imperfect information). Parameters: play
 edition (a JSON file path, "" = bundled), and the ruleset's options: teams ("green,red"),
 setup ("expert"|"basic") and codex (bool), age_rank ("2,0,1"). Needs `pip install
 'atelier[openspiel]'` (open_spiel).
+
+Saving a state: `save_state(state)` / `load_state(game, text)` (JSON: the actions and the
+position, replayed and checked). Never give OpenSpiel's `deserialize_state` /
+`pyspiel.deserialize_game_and_state` text you did not write: for a Python game it unpickles
+the state's attributes, and a crafted text runs code.
 """
 from __future__ import annotations
 
@@ -20,9 +25,11 @@ except ImportError as exc:   # pragma: no cover - depends on the environment
 
 from ..observe import chance_outcomes, information_state, observation, observation_tensor
 from .game import GAME_CLASSES, SHORT_NAME, AtelierGame, AtelierState, register
+from .save import load_state, save_state
 
 __all__ = ["register", "load", "AtelierGame", "AtelierState", "GAME_CLASSES", "SHORT_NAME",
-           "chance_outcomes", "observation", "information_state", "observation_tensor"]
+           "chance_outcomes", "observation", "information_state", "observation_tensor",
+           "save_state", "load_state"]
 
 
 def load(game: str, **params):
