@@ -358,8 +358,8 @@ def test_s21_scoring_and_tie_break():
                     {"money": 50, "owned": owned[2]}],
     })
     assert s.scores() == [53, 53, 50]
-    assert s.winners() == [1]
-    assert s.returns() == [0.0, 1.0, 0.0]
+    assert s.winners() == [1]   # the tie-break (§7) as the scores stand
+    assert s.returns() == [1 / 3] * 3   # but the game is not over: nobody has won yet (1/n each)
 
 
 # ---- S22 Codex -----------------------------------------------------------------------------

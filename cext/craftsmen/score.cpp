@@ -27,8 +27,10 @@ void Game::ranking(const State& s, int* order) const {
     for (int j = i; j > 0 && before(order[j], order[j - 1]); --j) std::swap(order[j], order[j - 1]);
 }
 
+// Before the end nobody has won: 1/n each (docs/internal-contract.md), so the shares always add
+// up to 1. At the end, 1 to the winner the ranking's tie-breaks name (A19).
 void Game::returns(const State& s, double* out) const {
-  for (int p = 0; p < n_; ++p) out[p] = 0.0;
+  for (int p = 0; p < n_; ++p) out[p] = s.phase == P_TERMINAL ? 0.0 : 1.0 / n_;
   if (s.phase != P_TERMINAL) return;
   int order[kMaxPlayers];
   ranking(s, order);

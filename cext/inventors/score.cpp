@@ -161,8 +161,9 @@ uint8_t Game::winners(const State& s) const {
   return mask;
 }
 
+// Before the end nobody has won: 1/n each (docs/internal-contract.md), not the current leaders.
 void Game::returns(const State& s, double* out) const {
-  const uint8_t w = winners(s);
+  const uint8_t w = s.phase == TERMINAL ? winners(s) : (uint8_t)((1u << n_) - 1);
   const double share = 1.0 / __builtin_popcount(w);
   for (int p = 0; p < n_; ++p) out[p] = (w >> p) & 1 ? share : 0.0;
 }

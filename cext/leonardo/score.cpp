@@ -52,8 +52,9 @@ uint8_t Game::winners(const State& s) const {
   return mask;
 }
 
+// Before the end nobody has won: 1/n each (docs/internal-contract.md), not the current leaders.
 void Game::returns(const State& s, double* out) const {
-  const uint8_t w = winners(s);
+  const uint8_t w = s.phase == GAME_OVER ? winners(s) : (uint8_t)((1u << n_) - 1);
   const int k = popcount64(w);
   for (int p = 0; p < n_; ++p) out[p] = ((w >> p) & 1) ? 1.0 / k : 0.0;
 }
