@@ -3,6 +3,7 @@ reached by play and then edited byte-wise (tests/craftsmen_helpers.py); every ed
 through State.from_bytes, which validates it."""
 import pytest
 
+import atelier
 from atelier._core import craftsmen as C
 from craftsmen_helpers import (B_FACEUP, B_SEG, B_TOP, M_DECK, M_DISCARD, M_DISPLAY, Edit, edition, game,
                                passive, phase, play, script, texts)
@@ -144,6 +145,27 @@ def test_s37_parse_accepts_other_case_and_order_and_rejects_bad_text():
     for bad in ["PAY(G2+B3+R1)", "PAY(?)", "PAY(R1)", "FOO"]:
         with pytest.raises(ValueError):
             st.parse_move(bad)
+
+
+def test_s37_spaces_only_around_punctuation():
+    """Spec 18.1 allows spaces around punctuation (S37: `pay( b3 + g2 )`); the parser accepted
+    them anywhere (`BU ILD(B09,L)`). Inside a name or an argument, at an end, or a tab: refused,
+    as the other rulesets refuse them."""
+    s = atelier.open("craftsmen", players=3, seed=3).start()
+    for m in s.legal_moves():
+        text = s.move_to_string(m)
+        if "(" in text:
+            spaced = text.replace("(", " ( ").replace(",", " , ").replace(")", " )").replace("+", " + ")
+            assert s.parse_move(spaced.strip()) == m
+            with pytest.raises(atelier.InputError, match="space inside"):
+                s.parse_move(text[:2] + " " + text[2:])   # in the name
+    from cli_helpers import one_error_line, run
+
+    line = one_error_line(run("apply", "example:craftsmen-start", "KE EP"))
+    assert line.startswith("error: move 'KE EP': a space inside a name")
+    for text in (" KEEP", "KEEP ", "KEEP\t"):
+        with pytest.raises(atelier.InputError, match="an end|tabs"):
+            s.parse_move(text)
 
 
 # ---- S5 town growth, S13 ships: at the year end ---------------------------------------

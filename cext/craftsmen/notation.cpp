@@ -1,6 +1,9 @@
 // Craftsmen move notation (Craftsmen §18, docs/notation.md): print the canonical text; parse by
-// normalising the text (spaces dropped, letter case, multiset items in any order) and matching
-// it against the canonical text of every legal move (or chance outcome) of the position.
+// normalising the text (letter case, spaces around punctuation, multiset items in any order) and
+// matching it against the canonical text of every legal move (or chance outcome) of the position.
+// Spec 18.1 allows spaces around punctuation only: a space inside a name or an argument
+// (`BU ILD(B09,L)`), at either end, or any other whitespace is refused, as the other rulesets
+// refuse it.
 #include <algorithm>
 #include <cctype>
 #include <cstring>
@@ -91,11 +94,29 @@ std::string Game::move_to_string(const State& s, Move m) const {
   }
 }
 
-// Upper case, no spaces; the items of a PAY or CONTRIBUTE multiset in canonical order.
+// Why the text's whitespace is not allowed (spec 18.1: spaces around punctuation only), or "".
+static std::string misplaced_space(const std::string& text) {
+  auto punct = [](char c) { return c != '\0' && std::strchr("(),+", c) != nullptr; };
+  for (size_t i = 0; i < text.size(); ++i) {
+    const unsigned char ch = (unsigned char)text[i];
+    if (!std::isspace(ch)) continue;
+    if (ch != ' ') return "a move holds no tabs or line breaks";
+    size_t a = i, b = i;
+    while (a > 0 && text[a - 1] == ' ') --a;
+    while (b < text.size() && text[b] == ' ') ++b;
+    if (a == 0 || b == text.size()) return "a space at an end of the move (spaces may stand only around ( ) , +)";
+    const bool near = punct(text[a - 1]) || punct(text[b]);
+    if (!near) return "a space inside a name or an argument (spaces may stand only around ( ) , +)";
+    i = b - 1;
+  }
+  return "";
+}
+
+// Upper case, spaces dropped; the items of a PAY or CONTRIBUTE multiset in canonical order.
 static std::string normalise(const std::string& text) {
   std::string t;
   for (char ch : text)
-    if (!std::isspace((unsigned char)ch)) t += (char)std::toupper((unsigned char)ch);
+    if (ch != ' ') t += (char)std::toupper((unsigned char)ch);
   const size_t open = t.find('(');
   const std::string name = t.substr(0, open);
   if ((name == "PAY" || name == "CONTRIBUTE") && open != std::string::npos && t.back() == ')') {
@@ -123,6 +144,7 @@ static std::string normalise(const std::string& text) {
 std::string Game::parse_move(const State& s, const std::string& text, Move& m) const {
   const std::string where = "move '" + text + "': ";
   if (text.find('?') != std::string::npos) return where + "'?' marks a hidden argument and is never a move";
+  if (const std::string bad = misplaced_space(text); !bad.empty()) return where + bad;
   if (s.phase == P_TERMINAL) return where + "the game is over";
   const std::string want = normalise(text);
   if (s.phase == P_CHANCE) {
