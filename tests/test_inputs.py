@@ -253,3 +253,120 @@ def test_seed_extremes_are_usable():
 @pytest.mark.parametrize("players", [2.0, True, "3", 1, 6, None, 2**70])
 def test_players_out_of_range(players):
     assert "2..5" in refused(atelier.open, "inventors", players=players)
+
+
+# ---- 6. every ruleset's State and Game: the same converters (cext/bind/common.hpp) ------------
+
+RULESETS = ("inventors", "leonardo", "craftsmen")
+
+
+def _decision(game):
+    s = atelier.open(game, players=3, seed=3).start()
+    while s.is_chance():
+        s.sample_chance(1)
+    return s
+
+
+@pytest.mark.parametrize("game", RULESETS)
+@pytest.mark.parametrize("bad", ["\ud800", "x\udcff", "\udfff:a"])
+def test_lone_surrogates_in_moves_in_every_ruleset(game, bad):
+    """Leonardo and Craftsmen raised TypeError or RuntimeError (pybind11's own string caster)."""
+    s = _decision(game)
+    before = s.clone()
+    for fn in (s.apply, s.child, s.parse_move):
+        assert "surrogate" in refused(fn, bad)
+    assert s == before
+
+
+@pytest.mark.parametrize("game", RULESETS)
+@pytest.mark.parametrize("kwargs,needle", [
+    (dict(n=1.5), "n: "), (dict(n=-1), "n: "), (dict(n=2**40), "n: "), (dict(n="3"), "n: "),
+    (dict(n=True), "n: "), (dict(n=1, seed=-1), "0..2^64-1"), (dict(n=1, seed=2**64), "0..2^64-1"),
+    (dict(n=1, seed=1.5), "0..2^64-1"), (dict(n=1, seed=None), "0..2^64-1"),
+])
+def test_random_games_arguments_in_every_ruleset(game, kwargs, needle):
+    """Leonardo and Craftsmen raised TypeError, and n=2**40 a MemoryError (under ASan an abort)."""
+    g = atelier.open(game, players=2)
+    assert needle in refused(g.random_games, **kwargs)
+    r = g.random_games(2, seed=2**64 - 1)
+    assert r["scores"].shape == (2, 2)
+
+
+@pytest.mark.parametrize("game", RULESETS)
+def test_random_games_winners_are_a_bitmask_in_every_ruleset(game):
+    """README: winners[i] has bit p set when seat p won game i (Craftsmen gave the seat number)."""
+    g = atelier.open(game, players=3)
+    r = g.random_games(30, seed=2)
+    for scores, w in zip(r["scores"].tolist(), r["winners"].tolist()):
+        seats = [p for p in range(3) if w >> p & 1]
+        assert seats and w < 8
+        if game != "craftsmen":   # Craftsmen's tie-breaks go past the score (A19)
+            assert all(scores[p] == max(scores) for p in seats)
+
+
+@pytest.mark.parametrize("game", RULESETS)
+def test_every_state_method_refuses_wrong_types_in_one_line(game):
+    s = _decision(game)
+    for bad in (1.5, "1", None, -1, 2**70, True, [0]):
+        for name in ("sample_chance", "greedy_move", "determinize", "infoset_key", "score_detail",
+                     "move_to_string"):
+            fn = getattr(s.clone(), name, None)
+            if fn is None:
+                continue
+            args = (0, bad) if name == "determinize" else (bad,)
+            if name == "greedy_move" and bad in (None,):
+                continue
+            refused(fn, *args)
+    refused(type(s).from_bytes, s.game, "not bytes")
+    refused(type(s).from_bytes, "not a game", s.to_bytes())
+    if hasattr(s, "with_fields"):
+        refused(s.with_fields, ["not", "a", "dict"])
+    if hasattr(s, "viewpoint"):
+        for bad in (1.5, "0", 7, -1):
+            refused(setattr, s, "viewpoint", bad)
+
+
+@pytest.mark.parametrize("game", RULESETS)
+@pytest.mark.parametrize("extras,needle", [
+    ("x", "extras"), ([1], "extras"), ([None, None], "extras"), ([{"a": float("nan")}], "extras"),
+    ([{"a": 10**400}], "extras"), ([{"\ud800": 1}], "extras"),
+])
+def test_observation_tensor_arguments(game, extras, needle):
+    """observe.observation_tensor(states, 0, extras='x') raised IndexError."""
+    from atelier import observe
+
+    s = _decision(game)
+    assert needle in refused(observe.observation_tensor, [s], 0, extras=extras)
+    assert observe.observation_tensor([s], 0, extras=[{"turn": 3}]).shape[0] == 1
+    refused(observe.observation_tensor, s, 0)
+    refused(observe.observation_tensor, [s, "state"], 0)
+    refused(observe.observation_tensor, [s], 9)
+    refused(observe.observation, s, 0, extra="x")
+    refused(observe.information_state, s, 0, history=5)
+
+
+@pytest.mark.parametrize("game", RULESETS)
+def test_a_space_inside_a_move_is_refused_in_every_ruleset(game):
+    """Craftsmen accepted whitespace anywhere (`BU ILD(B09,L)`); every ruleset refuses a space
+    inside a word, at either end, and any tab or line break."""
+    rng = __import__("random").Random(7)
+    s = _decision(game)
+    checked = 0
+    for _ in range(60):
+        if s.is_terminal():
+            break
+        if s.is_chance():
+            s.sample_chance(rng.getrandbits(64))
+            continue
+        text = s.move_to_string(rng.choice(s.legal_moves()))
+        words = [i for i in range(1, len(text)) if text[i - 1].isalnum() and text[i].isalnum()]
+        bad = [" " + text, text + " ", text + "\n", "\t" + text]
+        if words:
+            j = rng.choice(words)
+            bad.append(text[:j] + " " + text[j:])
+        for b in bad:
+            refused(s.parse_move, b)
+        checked += 1
+        s.apply(text)
+    assert checked > 10
+

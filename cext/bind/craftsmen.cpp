@@ -17,6 +17,23 @@ namespace atelier::craftsmen::bind {
 namespace {
 
 using GamePtr = std::shared_ptr<Game>;
+namespace B = atelier::bind;   // the shared converters: every refusal is InputError "field: reason"
+
+// Longer than any move a person would write; refused before the core echoes it into a message.
+constexpr size_t kMaxMoveText = 4096;
+constexpr long long kMaxRandomGames = 10000000;   // as Inventors': one call, at most this many games
+
+int seat_arg(const PyState& s, py::handle h) { return (int)B::as_int(h, "seat", 0, s.game->num_players() - 1); }
+std::string move_text(py::handle h) { return B::as_text(h, "move", kMaxMoveText); }
+
+// A move number from Python, still to be checked against the position.
+long long move_number(py::handle h) {
+  py::object i = B::as_pyint(h, "move", "a move number or a notation string");
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
+  if (overflow) fail("move: " + B::quoted(i) + " is not a move number");
+  return v;
+}
 
 Move checked_move(const PyState& s, long long m) {
   if (m < 0 || m > 0xFFFF) fail("move " + std::to_string(m) + ": not a move number");
@@ -47,23 +64,16 @@ Move parsed(const PyState& s, const std::string& text) {
 
 void apply_obj(PyState& s, const py::object& move) {
   if (PyUnicode_Check(move.ptr())) {
-    apply_move(s, parsed(s, move.cast<std::string>()));
+    apply_move(s, parsed(s, move_text(move)));
     return;
   }
-  if (PyBool_Check(move.ptr()) || !PyLong_Check(move.ptr())) fail("move: expected an int or a notation string");
-  long long m;
-  try {
-    m = move.cast<long long>();
-  } catch (const py::cast_error&) {
-    fail("move: not a move number");
-  }
-  apply_move(s, checked_move(s, m));
+  apply_move(s, checked_move(s, move_number(move)));
 }
 
-std::shared_ptr<PyState> state_from_bytes(const GamePtr& g, const py::bytes& b) {
-  std::string raw = b;
-  if (raw.size() != sizeof(State))
-    fail("bytes: expected " + std::to_string(sizeof(State)) + " bytes, got " + std::to_string(raw.size()));
+// A State from packed bytes (from_bytes, unpickling): validated like any bytes from outside.
+std::shared_ptr<PyState> state_from_bytes(py::handle game, py::handle data) {
+  GamePtr g = B::as_object<Game>(game, "game", "a craftsmen Game");
+  const std::string raw = B::as_bytes(data, "data", sizeof(State));
   State s{};
   std::memcpy(&s, raw.data(), sizeof(State));
   const std::string err = g->validate(s);
@@ -93,6 +103,25 @@ std::string edition_json(const Game* g) {
   auto it = editions.find(g);
   return it == editions.end() ? std::string() : it->second;
 }
+// A Game from its seat count, edition document and age ranks (constructor and unpickling).
+GamePtr make_game(py::object players, py::object edition, py::object age_rank) {
+  const int n = (int)B::as_int(players, "players", 2, atelier::kMaxPlayers);
+  py::dict ed = B::as_dict(edition, "edition");
+  uint8_t ar[atelier::kMaxPlayers] = {0, 1, 2, 3, 4};
+  if (!age_rank.is_none()) {
+    auto v = B::as_seq(age_rank, "age_rank", n);
+    int seen = 0;
+    for (int p = 0; p < n; ++p) {
+      ar[p] = (uint8_t)B::as_int(v[p], B::at("age_rank", p), 0, n - 1);
+      if (seen & (1 << ar[p])) fail("age_rank: must be a permutation of 0..players-1");
+      seen |= 1 << ar[p];
+    }
+  }
+  auto g = std::shared_ptr<Game>(new Game(edition_from_dict(ed), n, ar), forget_edition);
+  remember_edition(g.get(), py::module_::import("json").attr("dumps")(ed, py::arg("sort_keys") = true).cast<std::string>());
+  return g;
+}
+
 bool same_game(const Game& a, const Game& b) {
   if (&a == &b) return true;
   if (a.num_players() != b.num_players()) return false;
@@ -210,22 +239,20 @@ void bind_craftsmen(py::module_& m) {
   }
 
   py::class_<Game, GamePtr>(m, "Game", py::dynamic_attr())
-      .def(py::init([](int players, const py::dict& edition, py::object age_rank) {
-             if (players < 2 || players > atelier::kMaxPlayers) fail("players: must be 2..5");
-             uint8_t ar[atelier::kMaxPlayers] = {0, 1, 2, 3, 4};
-             if (!age_rank.is_none()) {
-               auto v = age_rank.cast<std::vector<int>>();
-               if ((int)v.size() != players) fail("age_rank: expected one rank per player");
-               for (int p = 0; p < players; ++p) {
-                 if (v[p] < 0 || v[p] >= players) fail("age_rank: must be a permutation of 0..players-1");
-                 ar[p] = (uint8_t)v[p];
-               }
-             }
-             auto g = std::shared_ptr<Game>(new Game(edition_from_dict(edition), players, ar), forget_edition);
-             remember_edition(g.get(), py::module_::import("json").attr("dumps")(edition, py::arg("sort_keys") = true).cast<std::string>());
-             return g;
-           }),
-           py::arg("players"), py::arg("edition"), py::arg("age_rank") = py::none())
+      .def(py::init(&make_game), py::arg("players"), py::arg("edition"), py::arg("age_rank") = py::none())
+      // Pickling (multiprocessing, caches): the configuration and the attributes atelier.open set.
+      .def(py::pickle(
+          [](py::object self) {
+            const Game& g = self.cast<const Game&>();
+            std::vector<int> ar;
+            for (int p = 0; p < g.num_players(); ++p) ar.push_back(g.age_rank(p));
+            py::object ed = py::module_::import("json").attr("loads")(edition_json(&g));
+            return py::make_tuple(g.num_players(), ed, ar, self.attr("__dict__"));
+          },
+          [](py::object t) {
+            auto v = B::as_seq(t, "pickle", 4);
+            return std::make_pair(make_game(v[0], v[1], v[2]), B::as_dict(v[3], "pickle.__dict__"));
+          }))
       .def_property_readonly("players", &Game::num_players)
       .def_property_readonly("edition_json", [](const Game& g) { return edition_json(&g); },
                              "The edition document the game was configured with (JSON, sorted keys).")
@@ -259,9 +286,16 @@ void bind_craftsmen(py::module_& m) {
         g->initial_state(s, rng);
         return std::make_shared<PyState>(g, s);
       }, py::arg("seed") = py::none(), "The position after setup (Craftsmen spec 4.2, sampled from seed, default the game's): the first mulligan.")
-      .def("random_games", &random_games, py::arg("n"), py::arg("seed") = 0)
-      .def("bench_core", &bench_core, py::arg("n_games"), py::arg("seed") = 0)
-      .def("check_games", &check_games, py::arg("n"), py::arg("seed") = 0, py::arg("determinize_every") = 20,
+      .def("random_games", [](const GamePtr& g, py::object n, py::object seed) {
+        return random_games(g, (long)B::as_int(n, "n", 0, kMaxRandomGames), B::as_seed(seed, "seed"));
+      }, py::arg("n"), py::arg("seed") = 0)
+      .def("bench_core", [](const GamePtr& g, py::object n, py::object seed) {
+        return bench_core(g, (long)B::as_int(n, "n_games", 1, kMaxRandomGames), B::as_seed(seed, "seed"));
+      }, py::arg("n_games"), py::arg("seed") = 0)
+      .def("check_games", [](const GamePtr& g, py::object n, py::object seed, py::object every) {
+        return check_games(g, (long)B::as_int(n, "n", 0, kMaxRandomGames), B::as_seed(seed, "seed"),
+                           (int)B::as_int(every, "determinize_every", 0, 1 << 30));
+      }, py::arg("n"), py::arg("seed") = 0, py::arg("determinize_every") = 20,
            "Random games with the invariants checked at every state (craftsmen_check.cpp): a dict of counts, "
            "error '' when all held.")
       .def("__repr__", [](const Game& g) { return "<craftsmen Game players=" + std::to_string(g.num_players()) + ">"; });
@@ -272,19 +306,30 @@ void bind_craftsmen(py::module_& m) {
         return s.viewpoint < 0 ? py::object(py::none()) : py::object(py::int_(s.viewpoint));
       }, [](PyState& s, py::object v) {
         if (v.is_none()) { s.viewpoint = -1; return; }
-        if (PyBool_Check(v.ptr()) || !PyLong_Check(v.ptr())) fail("viewpoint: expected a seat or None");
-        const long seat = v.cast<long>();
-        if (seat < 0 || seat >= s.game->num_players()) fail("viewpoint: out of range");
-        s.viewpoint = (int)seat;
+        s.viewpoint = (int)B::as_int(v, "viewpoint", 0, s.game->num_players() - 1);
       }, "The seat whose viewpoint this state stands for (its hidden parts are a placeholder "
          "deal), or None for a full position.")
       .def("clone", [](const PyState& s) { return std::make_shared<PyState>(s); })
       .def("__copy__", [](const PyState& s) { return std::make_shared<PyState>(s); })
+      .def("__deepcopy__", [](const PyState& s, py::dict) { return std::make_shared<PyState>(s); })
       .def("__eq__", [](const PyState& a, py::object o) {
         if (!py::isinstance<PyState>(o)) return false;
         const PyState& b = o.cast<const PyState&>();
         return same_game(*a.game, *b.game) && std::memcmp(&a.pos.st, &b.pos.st, sizeof(State)) == 0;
       })
+      // Pickling: the Game (its own pickle), the packed state (validated again on load) and the
+      // viewpoint seat, so a viewpoint stays one.
+      .def(py::pickle(
+          [](const PyState& s) {
+            return py::make_tuple(py::cast(std::const_pointer_cast<Game>(s.game)),
+                                  py::bytes(reinterpret_cast<const char*>(&s.pos.st), sizeof(State)), s.viewpoint);
+          },
+          [](py::object t) {
+            auto v = B::as_seq(t, "pickle", 3);
+            auto out = state_from_bytes(v[0], v[1]);
+            out->viewpoint = (int)B::as_int(v[2], "pickle.viewpoint", -1, out->game->num_players() - 1);
+            return out;
+          }))
       .def("__hash__", [](const PyState& s) { return (py::ssize_t)(s.pos.hash() >> 1); })
       .def_property_readonly("current_player", [](const PyState& s) { return s.pos.current_player(); })
       .def("is_terminal", [](const PyState& s) { return s.pos.is_terminal(); })
@@ -300,14 +345,14 @@ void bind_craftsmen(py::module_& m) {
         apply_obj(*c, move);
         return c;
       }, py::arg("move"))
-      .def("move_to_string", [](const PyState& s, long long m) {
-        const Move mv = checked_move(s, m);
+      .def("move_to_string", [](const PyState& s, py::object m) {
+        const Move mv = checked_move(s, move_number(m));
         return s.pos.is_chance() ? s.game->outcome_to_string(mv) : s.game->move_to_string(s.pos.st, mv);
       }, py::arg("move"))
-      .def("parse_move", [](const PyState& s, const std::string& text) { return (int)parsed(s, text); }, py::arg("text"))
-      .def("sample_chance", [](PyState& s, uint64_t seed) {
+      .def("parse_move", [](const PyState& s, py::object text) { return (int)parsed(s, move_text(text)); }, py::arg("text"))
+      .def("sample_chance", [](PyState& s, py::object seed) {
+        Rng rng(B::as_seed(seed, "seed"));
         if (!s.pos.is_chance()) fail("sample_chance: not a chance node");
-        Rng rng(seed);
         s.pos.sample_chance(rng);
       }, py::arg("seed"))
       .def("chance_outcomes", [](const PyState& s) {
@@ -323,8 +368,8 @@ void bind_craftsmen(py::module_& m) {
         s.pos.scores(buf);
         return std::vector<int>(buf, buf + s.game->num_players());
       })
-      .def("score_detail", [](const PyState& s, int seat) {
-        if (seat < 0 || seat >= s.game->num_players()) fail("seat: out of range");
+      .def("score_detail", [](const PyState& s, py::object seat_obj) {
+        const int seat = seat_arg(s, seat_obj);
         // The score is the AP track (bonus tokens are added to it at the end of year 3, spec 14);
         // the ranking's tie-breaks follow it: money cards in hand, then the later seat in the
         // final turn order (A19).
@@ -359,18 +404,18 @@ void bind_craftsmen(py::module_& m) {
       .def_property_readonly("hash", [](const PyState& s) { return s.pos.hash(); })
       .def("compute_hash", [](const PyState& s) { return s.game->compute_hash(s.pos.st); })
       .def("validate", [](const PyState& s) { return s.game->validate(s.pos.st); })
-      .def("infoset_key", [](const PyState& s, int seat) {
-        if (seat < 0 || seat >= s.game->num_players()) fail("seat: out of range");
+      .def("infoset_key", [](const PyState& s, py::object seat_obj) {
+        const int seat = seat_arg(s, seat_obj);
         return s.pos.infoset_key(seat);
       }, py::arg("seat"), "A key of what `seat` knows (Craftsmen spec 6.2).")
-      .def("determinize", [](PyState& s, int seat, uint64_t seed) {
-        if (seat < 0 || seat >= s.game->num_players()) fail("seat: out of range");
-        Rng rng(seed);
+      .def("determinize", [](PyState& s, py::object seat_obj, py::object seed) {
+        const int seat = seat_arg(s, seat_obj);
+        Rng rng(B::as_seed(seed, "seed"));
         if (!s.game->determinize(s.pos.st, seat, rng))
           fail("determinize: no deal of the unseen money meets the running auction's bids (the view is inconsistent)");
       }, py::arg("seat"), py::arg("seed"), "Deal what `seat` cannot see (Craftsmen spec 6.2), in place.")
-      .def("hand_value", [](const PyState& s, int seat) {
-        if (seat < 0 || seat >= s.game->num_players()) fail("seat: out of range");
+      .def("hand_value", [](const PyState& s, py::object seat_obj) {
+        const int seat = seat_arg(s, seat_obj);
         return Game::value(s.pos.st.money[M_HAND0 + seat]);
       }, py::arg("seat"))
       .def("to_bytes", [](const PyState& s) { return py::bytes(reinterpret_cast<const char*>(&s.pos.st), sizeof(State)); })
@@ -381,26 +426,29 @@ void bind_craftsmen(py::module_& m) {
         out->viewpoint = s.viewpoint;
         return out;
       }, py::arg("fields"), "A copy with the given fields (as fields() writes them) replaced; validated.")
-      .def("with_view_fields", [](const PyState& s, py::object d, int seat, uint64_t seed) {
-        if (seat < 0 || seat >= s.game->num_players()) fail("viewpoint: out of range");
+      .def("with_view_fields", [](const PyState& s, py::object d, py::object seat_obj, py::object seed_obj) {
+        const int seat = (int)B::as_int(seat_obj, "viewpoint", 0, s.game->num_players() - 1);
+        const uint64_t seed = B::as_seed(seed_obj, "seed");
         auto out = std::make_shared<PyState>(s.game, state_with_fields(*s.game, s.pos.st, atelier::bind::as_dict(d, "fields"), seat, seed));
         out->viewpoint = seat;
         return out;
       }, py::arg("fields"), py::arg("seat"), py::arg("seed"),
          "with_fields for a viewpoint's filled placeholders: what `seat` has not seen is dealt afresh "
          "(State.determinize) before the check, so the state is one sample of that seat's view.")
-      .def("greedy_move", [](const PyState& s, uint64_t seed) {
+      .def("greedy_move", [](const PyState& s, py::object seed) {
+        Rng rng(B::as_seed(seed, "seed"));
         if (s.pos.is_chance() || s.pos.is_terminal()) fail("greedy_move: no decision pending");
-        Rng rng(seed);
         return (int)s.pos.greedy_move(rng);
       }, py::arg("seed") = 0)
       .def("_capsule", [](PyState& s) { return py::capsule(static_cast<void*>(&s.pos), "atelier.craftsmen.Position"); });
 
   py::module_::import("builtins");
-  m.def("money_value", [](const std::vector<std::string>& cards) {
+  m.def("money_value", [](py::object cards_obj) {
     uint8_t c[kMoneyTypes] = {};
-    for (const auto& t : cards) {
-      if (t.size() != 2 || !std::strchr("PGBR", t[0]) || t[1] < '1' || t[1] > '3') fail("cards: '" + t + "' is not a money type such as R2");
+    auto cards = B::as_seq(cards_obj, "cards");
+    for (size_t i = 0; i < py::len(cards); ++i) {
+      const std::string t = B::as_text(cards[i], B::at("cards", i), 64);
+      if (t.size() != 2 || t[0] == '\0' || !std::strchr("PGBR", t[0]) || t[1] < '1' || t[1] > '3') fail("cards: '" + t + "' is not a money type such as R2");
       ++c[(std::strchr(kColourLetters, t[0]) - kColourLetters) * kValues + (t[1] - '1')];
     }
     return Game::value(c);

@@ -50,7 +50,7 @@ py::dict random_games(const std::shared_ptr<Game>& g, long n_games, uint64_t see
       p.scores(buf);
       for (int s = 0; s < n; s++) sc(i, s) = buf[s];
       g->ranking(p.st, buf);
-      wn(i) = (uint8_t)buf[0];
+      wn(i) = (uint8_t)(1u << buf[0]);   // a bitmask of the winners, as the other rulesets' (one bit: A19 breaks every tie)
     }
   }
   py::dict out;

@@ -222,8 +222,17 @@ void bind_inventors(py::module_& m) {
         for (int p = 0; p < g.num_players(); p++) t += (p ? "," : "") + g.edition().team_ids[g.team(p)];
         return "<inventors Game players=" + std::to_string(g.num_players()) + " teams=" + t + ">";
       })
-      .def(py::pickle([](const Game& g) { return game_state_tuple(g); },
-                      [](py::object t) { return game_from_tuple(t); }))
+      // A Game pickles with the attributes atelier.open set (its seed: start()'s default).
+      .def(py::pickle(
+          [](py::object self) {
+            py::tuple t = game_state_tuple(self.cast<const Game&>());
+            return py::make_tuple(t[0], t[1], t[2], self.attr("__dict__"));
+          },
+          [](py::object t) {
+            auto v = as_seq(t, "pickle", 4);
+            GamePtr g = make_game(edition_from_dict(as_dict(v[0], "pickle.edition")), v[1], v[2]);
+            return std::make_pair(g, as_dict(v[3], "pickle.__dict__"));
+          }))
       .def("random_games", &random_games, py::arg("n"), py::arg("seed") = 0)
       .def("bench_core", &bench_core, py::arg("n_games"), py::arg("seed") = 0)
       .def("inventor_ids", [](const Game& g, py::object seat_obj) {

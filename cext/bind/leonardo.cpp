@@ -7,12 +7,20 @@
 #include <cstring>
 #include <vector>
 
+#include "common.hpp"
 #include "leonardo_bind.hpp"
 
 namespace atelier::leonardo::bind {
 namespace {
 
 using GamePtr = std::shared_ptr<Game>;
+namespace B = atelier::bind;   // the shared converters: every refusal is InputError "field: reason"
+
+// Longer than any move a person would write; refused before the core echoes it into a message.
+constexpr size_t kMaxMoveText = 4096;
+constexpr long long kMaxRandomGames = 10000000;   // as Inventors': one call, at most this many games
+
+int seat_arg(const PyState& s, py::handle h) { return (int)B::as_int(h, "seat", 0, s.game->num_players() - 1); }
 
 std::vector<std::pair<int, double>> outcomes(const PyState& s) {
   Move m[kCards];
@@ -43,19 +51,46 @@ int parse(const PyState& s, const std::string& text) {
   return m;
 }
 
+std::string move_text(py::handle h) { return B::as_text(h, "move", kMaxMoveText); }
+
+// A move number from Python, still to be checked against the position.
+long long move_number(py::handle h) {
+  py::object i = B::as_pyint(h, "move", "a move number or a notation string");
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
+  if (overflow) fail("move: " + B::quoted(i) + " is not a move number");
+  return v;
+}
+
 void apply_obj(PyState& s, const py::object& move) {
-  if (PyUnicode_Check(move.ptr())) return apply_number(s, parse(s, move.cast<std::string>()));
-  if (PyBool_Check(move.ptr()) || !PyIndex_Check(move.ptr())) fail("move: expected an int or a notation string");
-  long long m;
-  try {
-    m = py::int_(move).cast<long long>();
-  } catch (const py::cast_error&) {
-    fail("move: not a move number");
-  }
-  apply_number(s, m);
+  if (PyUnicode_Check(move.ptr())) return apply_number(s, parse(s, move_text(move)));
+  apply_number(s, move_number(move));
 }
 
 std::shared_ptr<PyState> make_state(const GamePtr& g, const State& s) { return std::make_shared<PyState>(g, s); }
+
+// A Game from its seat count, edition document and options (constructor and unpickling).
+GamePtr make_game(py::object players, py::object edition, py::object basic, py::object codex) {
+  const int n = (int)B::as_int(players, "players", 2, atelier::kMaxPlayers);
+  py::dict ed = B::as_dict(edition, "edition");
+  Options o;
+  o.basic = B::as_bool(basic, "basic");
+  o.codex = B::as_bool(codex, "codex");
+  auto g = std::make_shared<BoundGame>(edition_from_dict(ed), n, o);
+  g->edition_json = py::module_::import("json").attr("dumps")(ed, py::arg("sort_keys") = true).cast<std::string>();
+  return std::static_pointer_cast<Game>(g);
+}
+
+// A State from packed bytes (from_bytes, unpickling): validated like any bytes from outside.
+std::shared_ptr<PyState> state_from_bytes(py::handle game, py::handle data) {
+  GamePtr g = B::as_object<Game>(game, "game", "a leonardo Game");
+  const std::string raw = B::as_bytes(data, "data", sizeof(State));
+  State s{};
+  std::memcpy(&s, raw.data(), sizeof(State));
+  const std::string err = g->validate(s);
+  if (!err.empty()) fail(err);
+  return make_state(g, s);
+}
 
 // Two games are the same configuration when they would play identically: a position read back
 // from its JSON makes a new Game, and its states must equal the originals.
@@ -81,16 +116,19 @@ void bind_leonardo(py::module_& m) {
   }, py::arg("data"), "Run the §1.9 checks: raises ValueError('edition: ...'), returns the warnings.");
 
   py::class_<Game, GamePtr>(m, "Game", py::dynamic_attr())
-      .def(py::init([](int players, const py::dict& edition, bool basic, bool codex) {
-             if (players < 2 || players > atelier::kMaxPlayers) fail("players: must be 2..5");
-             Options o;
-             o.basic = basic;
-             o.codex = codex;
-             auto g = std::make_shared<BoundGame>(edition_from_dict(edition), players, o);
-             g->edition_json = py::module_::import("json").attr("dumps")(edition, py::arg("sort_keys") = true).cast<std::string>();
-             return std::static_pointer_cast<Game>(g);
-           }),
-           py::arg("players"), py::arg("edition"), py::arg("basic") = false, py::arg("codex") = false)
+      .def(py::init(&make_game), py::arg("players"), py::arg("edition"), py::arg("basic") = false,
+           py::arg("codex") = false)
+      // Pickling (multiprocessing, caches): the configuration and the attributes atelier.open set.
+      .def(py::pickle(
+          [](py::object self) {
+            const Game& g = self.cast<const Game&>();
+            py::object ed = py::module_::import("json").attr("loads")(static_cast<const BoundGame&>(g).edition_json);
+            return py::make_tuple(g.num_players(), ed, g.options().basic, g.options().codex, self.attr("__dict__"));
+          },
+          [](py::object t) {
+            auto v = B::as_seq(t, "pickle", 5);
+            return std::make_pair(make_game(v[0], v[1], v[2], v[3]), B::as_dict(v[4], "pickle.__dict__"));
+          }))
       .def_property_readonly("players", &Game::num_players)
       .def_property_readonly("basic", [](const Game& g) { return g.options().basic; })
       .def_property_readonly("codex", [](const Game& g) { return g.options().codex; })
@@ -101,8 +139,8 @@ void bind_leonardo(py::module_& m) {
       .def_property_readonly("kinds", [](const Game& g) {
         return std::vector<std::string>(g.edition().kind_names, g.edition().kind_names + kKinds);
       })
-      .def("card", [](const Game& g, int number) {
-        if (number < 1 || number > kCards) fail("card: must be 1..25");
+      .def("card", [](const Game& g, py::object number_obj) {
+        const int number = (int)B::as_int(number_obj, "card", 1, kCards);
         const CardData& c = g.card(number - 1);
         py::dict d;
         d["tier"] = g.edition().tier_names[c.tier];
@@ -119,13 +157,20 @@ void bind_leonardo(py::module_& m) {
         GamePtr g = self.cast<GamePtr>();
         if (seed.is_none()) seed = py::getattr(self, "seed", py::int_(0));
         State s{};
-        Rng rng(seed.cast<uint64_t>());
+        Rng rng(B::as_seed(seed, "seed"));
         g->initial_state(s, rng);
         return make_state(g, s);
       }, py::arg("seed") = py::none(), "Setup (§2) with the deck built from `seed`: the first decision.")
-      .def("random_games", &random_games, py::arg("n"), py::arg("seed") = 0)
-      .def("bench_core", &bench_core, py::arg("n_games"), py::arg("seed") = 0)
-      .def("check_games", &check_games, py::arg("n"), py::arg("seed") = 0, py::arg("determinize_every") = 20,
+      .def("random_games", [](const GamePtr& g, py::object n, py::object seed) {
+        return random_games(g, (long)B::as_int(n, "n", 0, kMaxRandomGames), B::as_seed(seed, "seed"));
+      }, py::arg("n"), py::arg("seed") = 0)
+      .def("bench_core", [](const GamePtr& g, py::object n, py::object seed) {
+        return bench_core(g, (long)B::as_int(n, "n_games", 1, kMaxRandomGames), B::as_seed(seed, "seed"));
+      }, py::arg("n_games"), py::arg("seed") = 0)
+      .def("check_games", [](const GamePtr& g, py::object n, py::object seed, py::object every) {
+        return check_games(g, (long)B::as_int(n, "n", 0, kMaxRandomGames), B::as_seed(seed, "seed"),
+                           (int)B::as_int(every, "determinize_every", 0, 1 << 30));
+      }, py::arg("n"), py::arg("seed") = 0, py::arg("determinize_every") = 20,
            "Random games with the invariants checked at every state (tests): counts and the first error.")
       .def("__repr__", [](const Game& g) {
         return "<leonardo Game players=" + std::to_string(g.num_players()) + (g.options().basic ? " basic" : " expert") +
@@ -136,20 +181,31 @@ void bind_leonardo(py::module_& m) {
       .def_property_readonly("game", [](const PyState& s) { return std::const_pointer_cast<Game>(s.game); })
       .def("clone", [](const PyState& s) { return std::make_shared<PyState>(s); })
       .def("__copy__", [](const PyState& s) { return std::make_shared<PyState>(s); })
+      .def("__deepcopy__", [](const PyState& s, py::dict) { return std::make_shared<PyState>(s); })
       .def("__eq__", [](const PyState& a, py::object o) {
         if (!py::isinstance<PyState>(o)) return false;
         const PyState& b = o.cast<const PyState&>();
         return same_config(*a.game, *b.game) && std::memcmp(&a.pos.st, &b.pos.st, sizeof(State)) == 0;
       })
+      // Pickling: the Game (its own pickle), the packed state (validated again on load) and the
+      // viewpoint seat, so a viewpoint stays one.
+      .def(py::pickle(
+          [](const PyState& s) {
+            return py::make_tuple(py::cast(std::const_pointer_cast<Game>(s.game)),
+                                  py::bytes(reinterpret_cast<const char*>(&s.pos.st), sizeof(State)), s.viewpoint);
+          },
+          [](py::object t) {
+            auto v = B::as_seq(t, "pickle", 3);
+            auto out = state_from_bytes(v[0], v[1]);
+            out->viewpoint = (int)B::as_int(v[2], "pickle.viewpoint", -1, out->game->num_players() - 1);
+            return out;
+          }))
       .def("__hash__", [](const PyState& s) { return (py::ssize_t)(s.pos.st.hash >> 1); })
       .def_property("viewpoint", [](const PyState& s) -> py::object {
         return s.viewpoint < 0 ? py::object(py::none()) : py::object(py::int_(s.viewpoint));
       }, [](PyState& s, py::object v) {
         if (v.is_none()) { s.viewpoint = -1; return; }
-        if (PyBool_Check(v.ptr()) || !PyLong_Check(v.ptr())) fail("viewpoint: expected a seat or None");
-        const long seat = v.cast<long>();
-        if (seat < 0 || seat >= s.game->num_players()) fail("viewpoint: out of range");
-        s.viewpoint = (int)seat;
+        s.viewpoint = (int)B::as_int(v, "viewpoint", 0, s.game->num_players() - 1);
       }, "The seat whose viewpoint this state stands for (its hidden parts are a placeholder "
          "sample), or None for a full position.")
       .def_property_readonly("current_player", [](const PyState& s) { return s.pos.current_player(); })
@@ -174,7 +230,8 @@ void bind_leonardo(py::module_& m) {
         apply_obj(*c, move);
         return c;
       }, py::arg("move"))
-      .def("move_to_string", [](const PyState& s, long long m) {
+      .def("move_to_string", [](const PyState& s, py::object move) {
+        const long long m = move_number(move);
         if (m < 0 || m > 0xFFFF) fail("move " + std::to_string(m) + ": not a move number");
         bool ok = false;
         if (s.pos.is_chance()) {
@@ -185,15 +242,15 @@ void bind_leonardo(py::module_& m) {
         if (!ok) fail("move " + std::to_string(m) + ": not legal here");
         return s.game->move_to_string(s.pos.st, (Move)m);
       }, py::arg("move"))
-      .def("parse_move", &parse, py::arg("text"))
-      .def("sample_chance", [](PyState& s, uint64_t seed) {
+      .def("parse_move", [](const PyState& s, py::object text) { return parse(s, move_text(text)); }, py::arg("text"))
+      .def("sample_chance", [](PyState& s, py::object seed) {
+        Rng rng(B::as_seed(seed, "seed"));
         if (!s.pos.is_chance()) fail("sample_chance: not a chance node");
-        Rng rng(seed);
         s.pos.sample_chance(rng);
       }, py::arg("seed"))
-      .def("greedy_move", [](const PyState& s, uint64_t seed) {
+      .def("greedy_move", [](const PyState& s, py::object seed) {
+        Rng rng(B::as_seed(seed, "seed"));
         if (s.pos.is_chance() || s.pos.is_terminal()) fail("greedy_move: not a decision");
-        Rng rng(seed);
         return (int)s.pos.greedy_move(rng);
       }, py::arg("seed") = 0)
       .def("scores", [](const PyState& s) {
@@ -201,8 +258,8 @@ void bind_leonardo(py::module_& m) {
         s.pos.scores(buf);
         return std::vector<int>(buf, buf + s.game->num_players());
       })
-      .def("score_detail", [](const PyState& s, int seat) {
-        if (seat < 0 || seat >= s.game->num_players()) fail("seat: out of range");
+      .def("score_detail", [](const PyState& s, py::object seat_obj) {
+        const int seat = seat_arg(s, seat_obj);
         const ScoreDetail d = s.game->score(s.pos.st, seat);   // §7
         py::dict o;
         o["money"] = d.money;
@@ -228,18 +285,18 @@ void bind_leonardo(py::module_& m) {
       .def_property_readonly("hash", [](const PyState& s) { return s.pos.st.hash; })
       .def("compute_hash", [](const PyState& s) { return s.game->compute_hash(s.pos.st); })
       .def("compute_public", [](const PyState& s) { return s.game->compute_public(s.pos.st); })
-      .def("infoset_key", [](const PyState& s, int seat) {
-        if (seat < 0 || seat >= s.game->num_players()) fail("seat: out of range");
+      .def("infoset_key", [](const PyState& s, py::object seat_obj) {
+        const int seat = seat_arg(s, seat_obj);
         return s.pos.infoset_key(seat);
       }, py::arg("seat"))
       .def("validate", [](const PyState& s) { return s.game->validate(s.pos.st); })
-      .def("determinize", [](PyState& s, int seat, uint64_t seed) {
-        if (seat < 0 || seat >= s.game->num_players()) fail("seat: out of range");
-        Rng rng(seed);
+      .def("determinize", [](PyState& s, py::object seat_obj, py::object seed) {
+        const int seat = seat_arg(s, seat_obj);
+        Rng rng(B::as_seed(seed, "seed"));
         s.pos.determinize(seat, rng);
       }, py::arg("seat"), py::arg("seed"), "Resample what `seat` cannot see (spec §3.5), in place.")
-      .def("draw_probabilities", [](const PyState& s, int seat) {
-        if (seat < 0 || seat >= s.game->num_players()) fail("seat: out of range");
+      .def("draw_probabilities", [](const PyState& s, py::object seat_obj) {
+        const int seat = seat_arg(s, seat_obj);
         double p[kCards];
         if (!s.game->draw_probabilities(s.pos.st, seat, p)) fail("draw_probabilities: no deck fits the records");
         py::dict out;
@@ -247,25 +304,17 @@ void bind_leonardo(py::module_& m) {
           if (p[c] > 0) out[py::int_(c + 1)] = p[c];
         return out;
       }, py::arg("seat"), "Spec §6.2: {card: P(next card)} as `seat` sees the deck.")
-      .def("deck_hypotheses", [](const PyState& s, int seat) {
-        if (seat < 0 || seat >= s.game->num_players()) fail("seat: out of range");
+      .def("deck_hypotheses", [](const PyState& s, py::object seat_obj) {
+        const int seat = seat_arg(s, seat_obj);
         return s.game->deck_hypotheses(s.pos.st, seat);
       }, py::arg("seat"), "Number of §3.5.1 deck hypotheses from seat's view (-1: over capacity).")
       .def("to_bytes", [](const PyState& s) {
         return py::bytes(reinterpret_cast<const char*>(&s.pos.st), sizeof(State));
       })
-      .def_static("from_bytes", [](const GamePtr& g, const py::bytes& b) {
-        std::string raw = b;
-        if (raw.size() != sizeof(State)) fail("bytes: expected " + std::to_string(sizeof(State)) + " bytes");
-        State s{};
-        std::memcpy(&s, raw.data(), sizeof(State));
-        const std::string err = g->validate(s);
-        if (!err.empty()) fail(err);
-        return make_state(g, s);
-      }, py::arg("game"), py::arg("data"))
+      .def_static("from_bytes", &state_from_bytes, py::arg("game"), py::arg("data"))
       .def("fields", [](const PyState& s) { return state_fields(*s.game, s.pos.st); })
-      .def("with_fields", [](const PyState& s, const py::dict& d) {
-        auto out = make_state(std::const_pointer_cast<Game>(s.game), state_with_fields(*s.game, s.pos.st, d));
+      .def("with_fields", [](const PyState& s, py::object d) {
+        auto out = make_state(std::const_pointer_cast<Game>(s.game), state_with_fields(*s.game, s.pos.st, B::as_dict(d, "fields")));
         out->viewpoint = s.viewpoint;
         return out;
       }, py::arg("fields"), "A copy with these fields replaced (validated; keys recomputed).")

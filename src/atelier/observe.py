@@ -27,6 +27,7 @@ from math import comb
 import numpy as np
 
 from .errors import InputError
+from .jsonfmt import check_plain
 
 TENSOR_SIZE = {"inventors": 1024, "leonardo": 1024, "craftsmen": 2048}
 
@@ -43,6 +44,23 @@ __all__ = ["chance_outcomes", "observation", "information_state", "observation_t
 
 def _game_name(state) -> str:
     return type(state).__module__.rsplit(".", 1)[-1]
+
+
+def _check_state(state, field: str = "state"):
+    """One of the core States (atelier.open(...).start() and its children)."""
+    t = type(state)
+    if t.__name__ != "State" or not t.__module__.startswith("atelier._core.") or _game_name(state) not in TENSOR_SIZE:
+        raise InputError(f"{field}: expected an atelier State, got {t.__name__}")
+
+
+def _check_extra(extra, field: str):
+    """None, or a dict of plain JSON data (merged into the observation under "extra")."""
+    if extra is None:
+        return None
+    if not isinstance(extra, dict):
+        raise InputError(f"{field}: expected a dict or None, got {type(extra).__name__}")
+    check_plain(extra, field)
+    return extra
 
 
 def _ruleset(state):
@@ -88,6 +106,7 @@ def seen_dict(state, seat) -> dict:
     """What `seat` sees of `state` as a position dict (the full position when nothing is hidden)."""
     from . import position_dict
 
+    _check_state(state)
     _check_seat(state, seat)
     rs = _ruleset(state)
     return position_dict(state, viewpoint=seat) if rs.HIDDEN_INFORMATION else position_dict(state)
@@ -101,7 +120,7 @@ def canonical(d) -> str:
 def observation(state, seat, extra=None) -> str:
     """What `seat` sees now, as canonical JSON (`extra`: a dict merged in under "extra")."""
     d = seen_dict(state, seat)
-    if extra is not None:
+    if _check_extra(extra, "extra") is not None:
         d = dict(d, extra=extra)
     return canonical(d)
 
@@ -110,6 +129,12 @@ def information_state(state, seat, history=(), extra=None) -> str:
     """The observation of `seat` plus, on a second line, `mine:` and the moves the seat itself
     made so far (`history`: move texts or ids, oldest first; the caller keeps them, a state does
     not remember its past)."""
+    if not isinstance(history, (list, tuple)):
+        raise InputError(f"history: expected a list of moves, got {type(history).__name__}")
+    for i, m in enumerate(history):
+        if isinstance(m, bool) or not isinstance(m, (int, str)):
+            raise InputError(f"history[{i}]: expected a move (text or id), got {type(m).__name__}")
+        check_plain(m, f"history[{i}]")
     return observation(state, seat, extra) + "\nmine:" + ",".join(str(m) for m in history)
 
 
@@ -153,12 +178,20 @@ def encode(d: dict, game: str, size: int | None = None) -> np.ndarray:
 def observation_tensor(states, seat, extras=None) -> np.ndarray:
     """A float32 array (N, F) of what `seat` sees in each of `states` (one ruleset), F =
     TENSOR_SIZE[game]; `extras` optionally one dict per state merged in under "extra"."""
-    states = list(states)
+    if not isinstance(states, (list, tuple)):
+        raise InputError(f"states: expected a list of states, got {type(states).__name__}")
     if not states:
         raise InputError("states: expected at least one state")
+    for i, s in enumerate(states):
+        _check_state(s, f"states[{i}]")
     game = _game_name(states[0])
     if any(_game_name(s) != game for s in states):
         raise InputError("states: expected states of one ruleset")
+    if extras is not None:
+        if not isinstance(extras, (list, tuple)) or len(extras) != len(states):
+            raise InputError(f"extras: expected a list of {len(states)} dicts or None, one per state")
+        for i, e in enumerate(extras):
+            _check_extra(e, f"extras[{i}]")
     arr = np.zeros((len(states), TENSOR_SIZE[game]), dtype=np.float32)
     for i, s in enumerate(states):
         d = seen_dict(s, seat)
