@@ -21,9 +21,9 @@ TOO_LARGE_EXIT = 3   # endgame: no exact answer within the node budget (not an i
 
 
 def _console():
-    from rich.console import Console
+    from ..console import make_console
 
-    return Console(stderr=True)
+    return make_console(stderr=True)
 
 
 def _progress_bar(label: str, show: bool):
@@ -199,10 +199,10 @@ def endgame(pos, max_nodes, seconds, objective, prove, solver, paranoid, memory_
     if as_json:
         click.echo(strict_dumps(endgame_json(x)))
         return
-    from rich.console import Console
+    from ..console import make_console
 
     players = solvers.engine.position_info(state)[0]
-    _print_exact(x, objective, Console(width=max(100, 40 + 12 * players)))
+    _print_exact(x, objective, make_console(width=max(100, 40 + 12 * players)))
     click.echo("line: " + " ".join(x.line))
     click.echo(x.best_text)
 
@@ -335,8 +335,9 @@ def play(game, bots, n_games, seed, threads, out, human, players, hint_iteration
         d.pop("records")
         click.echo(strict_dumps({"format": "atelier.play/1", **d}))
         return
-    from rich.console import Console
     from rich.table import Table
+
+    from ..console import make_console
 
     rot = "" if n_games % len(names) == 0 else f" (not a multiple of {len(names)}: seats not fully balanced)"
     t = Table(title=f"{game}: {n_games} games, seats rotated{rot}, seed {seed}, {r.seconds:.1f} s",
@@ -348,7 +349,7 @@ def play(game, bots, n_games, seed, threads, out, human, players, hint_iteration
         ci = f"{100 * s.win_ci:.1f}" if math.isfinite(s.win_ci) else "—"
         t.add_row(s.bot, str(s.games), f"{100 * s.win_share:.1f}", ci,
                   f"{s.mean_score:.2f}", f"{s.mean_margin:+.2f}")
-    Console(highlight=False).print(t)
+    make_console().print(t)
     if out:
         click.echo(f"records written to {out}", err=True)
 

@@ -6,6 +6,8 @@ import math
 
 from rich import box
 from rich.console import Console
+
+from ..console import make_console
 from rich.measure import Measurement
 from rich.table import Table
 
@@ -75,7 +77,7 @@ def fitted_console(renderable, file=None) -> Console:
     """A console at the terminal's width (80 columns when not a terminal), or as wide as
     `renderable` when it is wider: then the terminal wraps the lines, which loses nothing,
     where rich would cut the table's cells to "…"."""
-    console = Console(file=file, highlight=False)
+    console = make_console(file=file)
     need = Measurement.get(console, console.options.update(width=10_000), renderable).maximum
     if need > console.width:
         console.width = need   # (the setter: a width= argument would lose to $COLUMNS)

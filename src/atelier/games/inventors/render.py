@@ -1,11 +1,12 @@
 """A readable board for a terminal (`atelier show`): the display, then one panel per seat."""
 from __future__ import annotations
 
-from rich.console import Console, Group
+from rich.console import Group
 from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
+from ...console import make_console
 from ...textboard import to_text
 from .edition import TOKEN_KINDS, TYPE_NAMES
 
@@ -74,7 +75,7 @@ def _display(state, f, ed, width: int) -> list[Table]:
 
 
 def _natural_width(renderable) -> int:
-    console = Console(width=10_000)
+    console = make_console(width=10_000)
     return Measurement.get(console, console.options, renderable).maximum
 
 
