@@ -22,6 +22,7 @@ import atelier
 
 from .drawing import FAINT, FONT, LINE, seat_colour
 from .jsonfmt import finite
+from .wording import count, seat_label
 
 
 def _graph(review, moves: int, colours: list[str], width=760, height=200) -> str:
@@ -81,6 +82,7 @@ def review_page(record, review) -> str:
     env = jinja2.Environment(loader=jinja2.FunctionLoader(_template), autoescape=True,
                              undefined=jinja2.StrictUndefined)
     env.filters["svgsafe"] = _inline_svg
+    env.globals.update(count=count, seat_label=seat_label)
     return env.get_template("review.html.j2").render(
         record=record, review=review, rows=rows, boards=boards, graph=_graph(review, len(record.moves), colours),
         data=finite(data), colours=colours,

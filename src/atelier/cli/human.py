@@ -19,6 +19,7 @@ from .. import records
 from ..errors import InputError
 from ..match import _mix, check_views
 from ..solvers import make_bot
+from ..wording import count
 from .game import ruleset_of
 
 HELP = ("a number or a move in notation plays it; hint: the engine's suggestion; undo: back to your "
@@ -155,7 +156,7 @@ class HumanGame:
 
     def save(self):
         self.rec.save(self.out)
-        self.echo(f"record saved to {self.out} ({len(self.rec.moves)} moves)")
+        self.echo(f"record saved to {self.out} ({count(len(self.rec.moves), 'move')})")
 
 
 def play_human(game, bots, human, players, seed, threads, out, edition, hint_iterations):

@@ -9,6 +9,7 @@ import click
 
 from ..errors import InputError
 from ..jsonfmt import strict_dumps
+from ..wording import count
 from . import main
 from .errors import run_guarded
 from .options import (GAMES, ITERATIONS, MEMORY_MB, PLAYERS, SEAT, SECONDS, THREADS, TOP, Whole, edition_option,
@@ -117,8 +118,8 @@ class _EndgameProgress:
         from rich.live import Live
         from rich.text import Text
 
-        moves = f", {solved} of {total} moves resolved" if total else ""
-        line = Text(f"solving ({self.solver}): {nodes:,} nodes searched, {seconds:.1f} s{moves}")
+        moves = f", {solved} of {count(total, 'move')} resolved" if total else ""
+        line = Text(f"solving ({self.solver}): {count(nodes, 'node')} searched, {seconds:.1f} s{moves}")
         if self.live is None:
             self.live = Live(line, console=self.console, transient=True, refresh_per_second=4)
             self.live.start()
@@ -239,7 +240,7 @@ def _print_exact(x, objective, console):
         if x.viewpoint is not None:
             kind += f" of seat {x.viewpoint}'s view"
     t = Table(title=f"{kind} ({x.objective}{', paranoid' if x.paranoid else ''}): seat {p} to move, "
-                    f"{x.nodes:,} nodes in {x.seconds:.2f} s ({x.nodes_per_s:,.0f}/s)", title_justify="left")
+                    f"{count(x.nodes, 'node')} in {x.seconds:.2f} s ({x.nodes_per_s:,.0f}/s)", title_justify="left")
     t.add_column("move")
     if x.solver == "alphabeta":
         t.add_column(f"value s{p}", justify="right")
@@ -340,7 +341,7 @@ def play(game, bots, n_games, seed, threads, out, human, players, hint_iteration
     from ..console import make_console
 
     rot = "" if n_games % len(names) == 0 else f" (not a multiple of {len(names)}: seats not fully balanced)"
-    t = Table(title=f"{game}: {n_games} games, seats rotated{rot}, seed {seed}, {r.seconds:.1f} s",
+    t = Table(title=f"{game}: {count(n_games, 'game')}, seats rotated{rot}, seed {seed}, {r.seconds:.1f} s",
               title_justify="left")
     for col, just in (("bot", "left"), ("games", "right"), ("win %", "right"), ("± 95%", "right"),
                       ("mean score", "right"), ("mean margin", "right")):

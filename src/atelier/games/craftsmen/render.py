@@ -8,6 +8,7 @@ from rich.console import Group
 from rich.text import Text
 
 from ...textboard import to_text
+from ...wording import count
 from .edition import card_names, edition_of
 from .position_dump import GUILDS, SEASONS, TIERS, position_dict
 
@@ -46,8 +47,8 @@ def _header(state, doc) -> list:
                       f"{doc['bank_priv']} privilege, {doc['bank_work']} work tokens · "
                       f"unclaimed bonus tokens: {bonus}"))
     mayor = f" · mayor: {_money(doc['mayor'])}" if _count(doc["mayor"]) else ""
-    lines.append(Text(f"money display: {_money(doc['display'])} · money deck {_count(doc['money_deck'])} cards"
-                      f" · discard {_count(doc['discard'])} cards{mayor}"))
+    lines.append(Text(f"money display: {_money(doc['display'])} · money deck {count(_count(doc['money_deck']), 'card')}"
+                      f" · discard {count(_count(doc['discard']), 'card')}{mayor}"))
     return lines
 
 
@@ -69,7 +70,7 @@ def _decks(doc, names) -> list:
     for t in TIERS:
         d = doc["decks"][t]
         unseen = " + ".join(str(len(s)) for s in d["segments"])
-        parts = [f"face up: {_cards(d['faceup'], names)}", f"shuffled {unseen} cards"]
+        parts = [f"face up: {_cards(d['faceup'], names)}", f"shuffled {count(unseen, 'card')}"]
         if d["top"]:
             parts.insert(1, f"known top: {' '.join(d['top'])}")
         if d["bottom"]:
@@ -89,7 +90,7 @@ def _goods(doc) -> list:
     lines = [Text("warehouse: " + " · ".join(f"{good} {_slot(s[0])} / {_slot(s[1])}"
                                               for good, s in doc["warehouse"].items()))]
     for k, ship in enumerate(doc["ships"]):
-        rows = " · ".join(f"{good} {_slot(s[0])} {_slot(s[1])}" for good, s in ship.items())
+        rows = " · ".join(f"{good} {_slot(s[0])} / {_slot(s[1])}" for good, s in ship.items())
         lines.append(Text(f"ship {k + 1}: {rows}"))
     return lines
 
@@ -128,8 +129,8 @@ def _money_line(state, p, seat) -> Text:
     if "money_unseen" in seat:   # a viewpoint: the cards the seat knows of, and how many it does not
         unseen = seat["money_unseen"]
         known = _money(seat["money"]) if seat["money"] else "none known"
-        return Text(f"  money ({sum(seat['money'].values()) + unseen} cards, {unseen} unseen): {known}")
-    return Text(f"  money ({sum(seat['money'].values())} cards, value {state.hand_value(p)}): {_money(seat['money'])}")
+        return Text(f"  money ({count(sum(seat['money'].values()) + unseen, 'card')}, {unseen} unseen): {known}")
+    return Text(f"  money ({count(sum(seat['money'].values()), 'card')}, value {state.hand_value(p)}): {_money(seat['money'])}")
 
 
 def show(state, width: int = 110, color: bool = False) -> str:

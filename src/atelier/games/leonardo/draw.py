@@ -30,6 +30,7 @@ from functools import lru_cache
 from ...drawing import (FAINT, INK, LINE, Sheet, text_width as _width, fit_text as _fit,
                        chip_width as _chip_w, tint as _tint)
 from .position_dump import AREAS, COLOURS, LABS, position_dict
+from ...wording import count
 from .render import AREA_NAMES, PRICES
 
 WIDTH = 960
@@ -67,7 +68,7 @@ LAB_H = 124
 
 
 def _florins(n) -> str:
-    return f"{n} Florin" if n == 1 else f"{n} Florins"
+    return count(n, 'Florin')
 
 
 def _seat_name(p) -> str:
@@ -333,7 +334,7 @@ def _card_box(sheet: Sheet, ctx: _Ctx, x, y, number):
     mx = x + 8
     for k, n in c["mats"].items():
         mx += _mat_chip(sheet, ctx, mx, y + 60, k, n if n > 1 else None, size=10) + 4
-    sheet.text(x + 8, y + 98, f"{c['weeks']} weeks", size=11)
+    sheet.text(x + 8, y + 98, count(c['weeks'], 'week'), size=11)
     sheet.text(x + 8, y + CARD_H - 10, "reward", size=10, fill=FAINT)
     sheet.text(x + CARD_W - 8, y + CARD_H - 10, f"{c['reward_first']} / {c['reward_later']} Fl",
                size=12, bold=True, anchor="end")
@@ -362,7 +363,7 @@ def _deck_box(sheet: Sheet, ctx: _Ctx, x, y, w) -> float:
     if ctx.chance:
         sheet.key("draw", x, y, w, h)
     sheet.text(x + 8, y + 17, "Deck", size=13, bold=True)
-    sheet.text(x + w - 8, y + 17, f"{size} cards", size=13, bold=True, anchor="end")
+    sheet.text(x + w - 8, y + 17, count(size, 'card'), size=13, bold=True, anchor="end")
     pl = doc["piles"]
     _fit(sheet, x + 8, y + 34, f"from piles: top {pl['top']} · middle {pl['middle']} · bottom {pl['bottom']}",
          w - 16, size=10, fill=FAINT)
@@ -496,7 +497,7 @@ def _lab(sheet: Sheet, ctx: _Ctx, p, seat, which, x, y, keyed):
         return
     if card == "hidden":
         cand = lab.get("cand") or []
-        what = "one of " + " ".join(map(str, cand)) if len(cand) <= 6 else f"one of {len(cand)} cards"
+        what = "one of " + " ".join(map(str, cand)) if len(cand) <= 6 else f"one of {count(len(cand), 'card')}"
         _fit(sheet, x + 8, iy, f"hidden card ({what})", LAB_W - 16, size=11, bold=True, fill=FAINT)
         weeks = None
     else:

@@ -9,6 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ...textboard import to_text
+from ...wording import count
 from .position_dump import AREAS, BASIC_NOTE, COLOURS, LABS, position_dict
 
 AREA_NAMES = ("Council", "Workshop", "Academy", "Blacksmith", "Glass maker", "Joiner", "Kiln", "Rope maker")
@@ -46,7 +47,7 @@ def _header(state, doc) -> list:
     claims = ", ".join(f"{a}: seat {s}" for a, s in pr["claimed"].items() if s is not None) or "none"
     deck = doc["deck"]
     size = len(deck) if isinstance(deck, list) else deck["cards"]
-    lines.append(Text(f"Leonardo: seat {_seat(doc['leonardo'])} · Council pot {doc['pot']} Florins · "
+    lines.append(Text(f"Leonardo: seat {_seat(doc['leonardo'])} · Council pot {count(doc['pot'], 'Florin')} · "
                       f"Council claims: {claims} · shops: {_mats(doc['shops']) if any(doc['shops'].values()) else 'empty'}"
                       f" · mechanical men in supply {doc['mechanical_men_supply']}"))
     row = " ".join(str(c) for c in doc["row"]) or "—"
@@ -55,7 +56,7 @@ def _header(state, doc) -> list:
         top = f" (looking at the top: {' '.join(map(str, deck['top']))})"
     elif isinstance(deck, list) and deck:
         top = f" (top first: {' '.join(map(str, deck))})"
-    lines.append(Text(f"row: {row} · deck: {size} cards{top} · box: "
+    lines.append(Text(f"row: {row} · deck: {count(size, 'card')}{top} · box: "
                       f"{' '.join(map(str, doc['box'])) or '—'}"))
     if pr["pending"]:
         pend = "; ".join(f"card {e['card']} completed by seats {', '.join(map(str, e['seats']))}" for e in pr["pending"])
@@ -82,11 +83,11 @@ def _city(doc) -> Table:
 def _lab_text(lab) -> str:
     if lab is None:
         return "—"
-    workers = [f"{lab['apprentices']} apprentices"] if lab["apprentices"] else []
+    workers = [count(lab['apprentices'], 'apprentice')] if lab["apprentices"] else []
     if lab["master"]:
         workers.append("master")
     if lab["mechanical_men"]:
-        workers.append(f"{lab['mechanical_men']} mechanical men")
+        workers.append(count(lab['mechanical_men'], 'mechanical man'))
     text = f"side {lab['side']}; " + (", ".join(workers) or "no workers")
     if lab["card"] is None:
         return text + "; idle"
@@ -115,10 +116,10 @@ def _seats(state, doc) -> list:
         if s["passed"]:
             marks.append("passed")
         head = f"{_seat(p)}" + (f" · {', '.join(marks)}" if marks else "")
-        out.append(Text(f"{head} — {s['money']} Florins, score {scores[p]}", style="bold"))
+        out.append(Text(f"{head} — {count(s['money'], 'Florin')}, score {scores[p]}", style="bold"))
         mats = f"hand {_mats(s['hand'])}" if "hand" in s else f"in total (hand and labs) {_mats(s['materials'])}"
         rows = [("materials", mats),
-                ("workers", f"{s['apprentices_free']}/{s['apprentices']} apprentices free"
+                ("workers", f"{s['apprentices_free']}/{count(s['apprentices'], 'apprentice')} free"
                             f"{', master free' if s['master_free'] else ''}"),
                 ("small lab", _lab_text(s["labs"]["small"])),
                 ("large lab", _lab_text(s["labs"]["large"])),
