@@ -223,15 +223,18 @@ def apply(pos, moves, seed, edition):
 @main.command()
 @json_option("Print the names and files as JSON.")
 def examples(as_json):
-    """List the bundled example positions (use them as example:NAME)."""
+    """List the bundled example positions (use them as example:NAME), each with a line saying what it is."""
     found = atelier.examples()
+    about = atelier.example_descriptions()
     if as_json:
         click.echo(strict_dumps({"format": "atelier.examples/1",
-                                 "examples": [{"name": f"example:{name}", "file": str(path)}
+                                 "examples": [{"name": f"example:{name}", "file": str(path),
+                                               "description": about.get(name, "")}
                                               for name, path in found.items()]}))
         return
+    width = max(len(name) for name in found) + len("example:")
     for name in found:
-        click.echo(f"example:{name}")
+        click.echo(f"{'example:' + name:<{width}}  {about.get(name, '')}".rstrip())
 
 
 @main.command()
