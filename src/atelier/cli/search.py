@@ -204,8 +204,31 @@ def endgame(pos, max_nodes, seconds, objective, prove, solver, paranoid, memory_
 
     players = solvers.engine.position_info(state)[0]
     _print_exact(x, objective, make_console(width=max(100, 40 + 12 * players)))
-    click.echo("line: " + " ".join(x.line))
+    if x.line:
+        click.echo("line: " + line_text(x))
+        click.echo("  (one of the optimal lines: where moves tie, another line keeps the same value and can "
+                   "end in other scores)")
     click.echo(x.best_text)
+
+
+def line_text(x) -> str:
+    """The principal line with the seat that makes each move: 'seat 0 MOVE, seat 1 MOVE, chance OUTCOME'."""
+    seats = x.line_seats or [None] * len(x.line)
+    return ", ".join(f"chance {text.removeprefix('chance:')}" if text.startswith("chance:") or p is None
+                     else f"seat {p} {text}" for text, p in zip(x.line, seats))
+
+
+OBJECTIVES = {"win": "each seat maximises its win share, ties split",
+              "margin": "each seat maximises its score minus the best other score"}
+
+
+def objective_words(x) -> str:
+    """What the title's objective means, in words."""
+    if x.prove:
+        return "the proven result for the mover"
+    if x.paranoid:
+        return f"seat {x.player} maximises its {'win share' if x.objective == 'win' else 'margin'}, every other seat minimises it"
+    return OBJECTIVES.get(x.objective, x.objective)
 
 
 def _fmt_bound(m, player, objective):
@@ -239,7 +262,7 @@ def _print_exact(x, objective, console):
         kind += f", mean of {x.determinizations} exact determinizations"
         if x.viewpoint is not None:
             kind += f" of seat {x.viewpoint}'s view"
-    t = Table(title=f"{kind} ({x.objective}{', paranoid' if x.paranoid else ''}): seat {p} to move, "
+    t = Table(title=f"{kind} (objective {x.objective}: {objective_words(x)}): seat {p} to move, "
                     f"{count(x.nodes, 'node')} in {x.seconds:.2f} s ({x.nodes_per_s:,.0f}/s)", title_justify="left")
     t.add_column("move")
     if x.solver == "alphabeta":

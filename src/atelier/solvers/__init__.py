@@ -392,6 +392,7 @@ class ExactResult(_RootChoice):
     prove: bool = False            # alpha-beta asked only win/draw/loss: the root value, and which moves keep it
     complete: bool = True          # False: stopped; the bounds are what was proven (TooLarge.partial)
     root_bounds: tuple[float, float] | None = None   # alpha-beta: the position's own value
+    line_seats: list = field(default_factory=list)   # per move of `line`: the seat that makes it, None for chance
 
     @property
     def nodes_per_s(self) -> float:
@@ -520,7 +521,7 @@ def expectimax(state, max_nodes=DEFAULT_MAX_NODES, objective="win", paranoid=Fal
     line = runs[0]["line"] if best == runs[0]["best"] else [(moves[best].move, False)]
     return ExactResult(player=cur, objective=objective, paranoid=bool(paranoid), moves=moves,
                        best_index=best, line=_line_text(_line_state(state, seat, seeds), line),
-                       line_moves=line,
+                       line_moves=line, line_seats=_line_seats(_line_state(state, seat, seeds), line),
                        nodes=nodes, tt_hits=sum(r["tt_hits"] for r in runs),
                        seconds=sum(r["seconds"] for r in runs), determinizations=determinizations,
                        viewpoint=viewpoint)
@@ -554,6 +555,16 @@ def _line_state(state, seat, seeds):
     s = state.clone()
     s.determinize(seat, seeds[0])
     return s
+
+
+def _line_seats(state, line):
+    """Who makes each move of the principal line: a seat, or None for a chance outcome."""
+    s = state.clone()
+    out = []
+    for m, chance in line:
+        out.append(None if chance else s.current_player)
+        getattr(s, "apply_chance", s.apply)(m) if chance else s.apply(m)
+    return out
 
 
 def _line_text(state, line):
