@@ -24,13 +24,11 @@ elsewhere `place:d:2` or `bid:12` would light up cards 2 and 12.
 """
 from __future__ import annotations
 
-import json
-from functools import lru_cache
-
 from ...drawing import (FAINT, INK, LINE, Sheet, text_width as _width, fit_text as _fit,
                        chip_width as _chip_w, tint as _tint)
 from .position_dump import AREAS, COLOURS, LABS, position_dict
 from ...wording import count
+from .cards import card_info
 from .render import AREA_NAMES, PRICES
 
 WIDTH = 960
@@ -82,16 +80,6 @@ def _material_fill(kind, kinds) -> str:
     return OTHER_FILL[i % len(OTHER_FILL)]
 
 
-@lru_cache(maxsize=8)
-def _edition_names(edition_json: str):
-    """Card number -> name, type id -> type name, from the game's edition document."""
-    ed = json.loads(edition_json)
-    names = {c["number"]: c.get("name_en") or c.get("name") or f"card {c['number']}"
-             for c in ed.get("inventions", [])}
-    types = {t["id"]: t.get("name", t["id"]) for t in ed.get("types", [])}
-    return names, types
-
-
 class _Ctx:
     """What the parts of the picture share: the position, its cards and who decides."""
 
@@ -99,7 +87,6 @@ class _Ctx:
         self.state, self.doc = state, doc
         self.game = state.game
         self.kinds = list(self.game.kinds)
-        self.names, self.types = _edition_names(self.game.edition_json)
         self.cards: dict = {}
         self.terminal = state.is_terminal()
         self.chance = state.is_chance()
@@ -110,11 +97,7 @@ class _Ctx:
 
     def card(self, x: int) -> dict:
         if x not in self.cards:
-            c = dict(self.game.card(x))
-            c["mats"] = {k: n for k, n in zip(self.kinds, c["materials"]) if n}
-            c["name"] = self.names.get(x, f"card {x}")
-            c["type_name"] = self.types.get(c["type"], c["type"])
-            self.cards[x] = c
+            self.cards[x] = card_info(self.game, x)
         return self.cards[x]
 
     @property

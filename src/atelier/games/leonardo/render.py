@@ -1,5 +1,6 @@
 """A readable Leonardo board for a terminal (`atelier show`): the turn and who decides, the city
-areas with their lines and the price marker, the Council pot and claims, the row and the deck,
+areas with their lines and the price marker, the Council pot and claims, the row (each invention named with its materials, weeks and
+rewards, as the picture does) and the deck,
 then one panel per seat (money, materials, labs with their workers, mechanical men and counters).
 A viewpoint's opponents show what that seat sees: material totals and hidden labs as hidden."""
 from __future__ import annotations
@@ -10,6 +11,7 @@ from rich.text import Text
 
 from ...textboard import to_text
 from ...wording import count
+from .cards import card_info
 from .position_dump import AREAS, BASIC_NOTE, COLOURS, LABS, position_dict
 
 AREA_NAMES = ("Council", "Workshop", "Academy", "Blacksmith", "Glass maker", "Joiner", "Kiln", "Rope maker")
@@ -58,11 +60,33 @@ def _header(state, doc) -> list:
         top = f" (top first: {' '.join(map(str, deck))})"
     lines.append(Text(f"row: {row} · deck: {count(size, 'card')}{top} · box: "
                       f"{' '.join(map(str, doc['box'])) or '—'}"))
+    if doc["row"]:
+        lines.append(_row_table(state, doc["row"]))
     if pr["pending"]:
         pend = "; ".join(f"card {e['card']} completed by seats {', '.join(map(str, e['seats']))}" for e in pr["pending"])
         bids = ", ".join(f"seat {q}: {b}" for q, b in pr["bids"].items())
         lines.append(Text(f"research awards: {pend}" + (f" · sealed bids in: {bids}" if bids else "")))
     return lines
+
+
+def card_line(state, number: int) -> str:
+    """An invention as the board names it: name, tier and type, materials, weeks, rewards
+    (first / later completer)."""
+    c = card_info(state.game, number)
+    mats = ", ".join(f"{k} {n}" for k, n in c["mats"].items()) or "no materials"
+    return (f"{c['name']} · {c['tier']}, type {c['type']} {c['type_name']} · {mats} · "
+            f"{count(c['weeks'], 'week')} · reward {c['reward_first']} / {c['reward_later']} Florins")
+
+
+def _row_table(state, row) -> Table:
+    """The inventions in the row, named, as the picture shows them (a grid: the text wraps
+    under itself, at words, at any width)."""
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(no_wrap=True, justify="right")
+    grid.add_column()
+    for number in row:
+        grid.add_row(f"  {number}", card_line(state, number))
+    return grid
 
 
 def _city(doc) -> Table:
@@ -80,7 +104,11 @@ def _city(doc) -> Table:
     return t
 
 
-def _lab_text(lab) -> str:
+def _named(state, number) -> str:
+    return f"{number} {card_info(state.game, number)['name']}"
+
+
+def _lab_text(state, lab) -> str:
     if lab is None:
         return "—"
     workers = [count(lab['apprentices'], 'apprentice')] if lab["apprentices"] else []
@@ -94,7 +122,7 @@ def _lab_text(lab) -> str:
     if lab["card"] == "hidden":
         what = f"hidden card (one of {' '.join(map(str, lab['cand']))})"
     else:
-        what = f"card {lab['card']} ({_mats(lab['materials'])})"
+        what = f"card {_named(state, lab['card'])} ({_mats(lab['materials'])})"
         if not lab["revealed"]:
             what += f", hidden from the others (cand {' '.join(map(str, lab['cand']))})"
         elif lab["continuing"]:
@@ -121,10 +149,10 @@ def _seats(state, doc) -> list:
         rows = [("materials", mats),
                 ("workers", f"{s['apprentices_free']}/{count(s['apprentices'], 'apprentice')} free"
                             f"{', master free' if s['master_free'] else ''}"),
-                ("small lab", _lab_text(s["labs"]["small"])),
-                ("large lab", _lab_text(s["labs"]["large"])),
-                ("cards", f"owned {' '.join(map(str, s['owned'])) or '—'}; completed "
-                          f"{' '.join(map(str, s['completed'])) or '—'}")]
+                ("small lab", _lab_text(state, s["labs"]["small"])),
+                ("large lab", _lab_text(state, s["labs"]["large"])),
+                ("cards", f"owned {', '.join(_named(state, c) for c in s['owned']) or '—'}; completed "
+                          f"{', '.join(_named(state, c) for c in s['completed']) or '—'}")]
         grid = Table.grid(padding=(0, 1))   # label, then text wrapped under itself
         grid.add_column(no_wrap=True)
         grid.add_column()
