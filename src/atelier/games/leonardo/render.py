@@ -1,8 +1,8 @@
 """A readable Leonardo board for a terminal (`atelier show`): the turn and who decides, the city
-areas with their lines and the price marker, the Council pot and claims, the row (each invention named with its materials, weeks and
-rewards, as the picture does) and the deck,
-then one panel per seat (money, materials, labs with their workers, mechanical men and counters).
-A viewpoint's opponents show what that seat sees: material totals and hidden labs as hidden."""
+areas with their lines and the price marker, the Council pot and claims, the row (each invention
+named with its materials, weeks and rewards, as the picture does) and the deck, then one panel
+per seat (money, materials, labs with their workers, mechanical men and counters). A
+viewpoint's opponents show what that seat sees: material totals and hidden labs as hidden."""
 from __future__ import annotations
 
 from rich.console import Group
