@@ -305,6 +305,9 @@ def _print_exact(x, objective, console):
                    "names the other seats' bots, in seat order (one name: every other seat).")
 @click.option("--players", "-n", type=PLAYERS, default=None, metavar="N",
               help="With --human: the number of seats (default: --human seats plus --bots).")
+@click.option("--start", "start_pos", metavar="POS", default=None,
+              help="With --human: play from this position (a file, '-' or example:NAME; a full "
+                   "position of any ruleset, not one whose game is over) instead of a new game.")
 @click.option("--hint-iterations", type=ITERATIONS, default=20000, show_default=True, metavar="N",
               help="With --human: the search behind `hint`.")
 @click.option("--ray", "ray_address", is_flag=False, flag_value="local", default=None, metavar="ADDRESS",
@@ -314,7 +317,7 @@ def _print_exact(x, objective, console):
 @edition_option
 @json_option("Machine-readable summary (docs/json.md).")
 @run_guarded
-def play(game, bots, n_games, seed, threads, out, human, players, hint_iterations, ray_address, edition,
+def play(game, bots, n_games, seed, threads, out, human, players, start_pos, hint_iterations, ray_address, edition,
          as_json):
     """Bot matches with seats rotated: win share ± 95%, mean score and margin per bot. With
     --human, a game in the terminal against the bots."""
@@ -329,8 +332,13 @@ def play(game, bots, n_games, seed, threads, out, human, players, hint_iteration
     if human:
         from .human import play_human
 
-        play_human(game.lower(), names, list(human), players, seed, threads, out, edition, hint_iterations)
+        if start_pos is not None and click.get_current_context().get_parameter_source("game").name != "DEFAULT":
+            raise InputError("--game: not with --start (the position names its game)")
+        play_human(game.lower(), names, list(human), players, seed, threads, out, edition, hint_iterations,
+                   start=start_pos)
         return
+    if start_pos is not None:
+        raise InputError("--start: only with --human (a match plays new games)")
     if players is not None:
         raise InputError("--players: only with --human (a match seats one bot per --bots name)")
     out_dir = out is not None and (out.endswith(("/", os.sep)) or os.path.isdir(out))

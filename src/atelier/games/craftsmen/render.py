@@ -146,3 +146,9 @@ def show(state, width: int = 110, color: bool = False) -> str:
         parts.append(Text("scores: " + ", ".join(f"seat {p} {s}" for p, s in enumerate(state.scores()))
                           + " · ranking: " + " ".join(map(str, state.ranking())), style="bold"))
     return to_text(Group(*parts), width=width, color=color)
+
+
+def stage(state) -> str:
+    """The part of the game a person is told has begun (`play --human`): the year and season."""
+    f = state.fields()
+    return f"year {f['year']} of 3, {SEASONS[f['season']]}"

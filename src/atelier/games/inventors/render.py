@@ -138,3 +138,8 @@ def chance_text(before, after) -> str:
     new = sorted((d for d in after.fields()["display"] if d["card"] not in shown), key=lambda d: d["card"])
     return "reveal:" + ",".join(
         ed.card_ids[d["card"]] + "=" + "+".join(TOKEN_KINDS[k] for k in sorted(d["tokens"])) for d in new)
+
+
+def stage(state) -> str:
+    """The part of the game a person is told has begun (`play --human`): the Age."""
+    return f"Age {AGES[state.fields()['age']]}"

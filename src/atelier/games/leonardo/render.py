@@ -180,3 +180,9 @@ def chance_text(before, after) -> str:
     """The draw that took `before` (a refill chance node) to `after`, in notation (`draw:X`)."""
     drawn = [e for e in after.fields()["history"] if not isinstance(e, tuple)]
     return f"draw:{drawn[-1]}"
+
+
+def stage(state) -> str:
+    """The part of the game a person is told has begun (`play --human`): the turn."""
+    turn = state.fields()["turn"]
+    return "the favour picks" if turn == 0 else f"turn {turn} of 9"
