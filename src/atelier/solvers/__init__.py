@@ -115,6 +115,7 @@ class SearchResult(_RootChoice):
     solver: bool = False          # MCTS-Solver ran (two players, win reward, MCTS)
     proven: float | None = None   # the mover's proven win share at the root, when proven
     leaf_solves: tuple[int, int] = (0, 0)   # new leaves handed to alpha-beta, and proven by it
+    line: list[str] = field(default_factory=list)   # principal line: best move, then most visited replies
 
     @property
     def iterations_per_s(self) -> float:
@@ -231,7 +232,40 @@ def _search(algorithm, state, iterations, time, threads, seed, reward, memory_mb
     seconds = engine.now() - t0
     if progress is not None:
         progress(1.0)
-    return _merge(algorithm, state, trees, cur, players, seconds, threads, seed, reward)
+    result = _merge(algorithm, state, trees, cur, players, seconds, threads, seed, reward)
+    result.line = _tree_line(trees, state, result.best_move)
+    return result
+
+
+LINE_MOVES, LINE_VISITS = 8, 3   # a tree's principal line: at most so long, each step this often visited
+
+
+def _tree_line(trees, state, best):
+    """The best move, then in the tree that visited it most the most visited child at each step,
+    while a step has LINE_VISITS visits and applies to `state` (an ISMCTS tree's deeper steps may
+    belong to other determinizations: the line stops there). Chance outcomes are marked "chance:"."""
+    def child(tree, node, move=None):
+        kids = tree.children(node)
+        if move is not None:
+            kids = [c for c in kids if c[1] == move]
+        return max(kids, key=lambda c: c[2], default=None)
+
+    tree = max(trees, key=lambda t: (child(t, 0, best) or (0, 0, -1))[2])
+    s, out, node = state.clone(), [], 0
+    step = child(tree, 0, best)
+    while step is not None and len(out) < LINE_MOVES and (not out or step[2] >= LINE_VISITS):
+        node, move, _ = step
+        chance = s.is_chance()
+        try:
+            text = s.move_to_string(move)
+            getattr(s, "apply_chance", s.apply)(move) if chance else s.apply(move)
+        except (ValueError, RuntimeError, IndexError):
+            break
+        out.append(f"chance:{text}" if chance else text)
+        if s.is_terminal():
+            break
+        step = child(tree, node)
+    return out
 
 
 DEFAULT_LEAF_NODES = 1000   # MCTS-Solver: alpha-beta nodes per null-window test at a new leaf
