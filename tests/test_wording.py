@@ -8,8 +8,8 @@ from atelier.wording import count, seat_label
 from cli_helpers import run
 
 # A number then a plural noun that must be singular after 1, anywhere in printed text.
-ONE_PLURAL = re.compile(r"(?<![\d.,/])\b1 (games|moves|seats|cards|Florins|apprentices|nodes|iterations|"
-                        r"threads|decisions|weeks|mechanical men)\b")
+ONE_PLURAL = re.compile(r"(?<![\d.,/])\b1 (games|moves|seats|cards|cubes|tokens|Florins|apprentices|nodes|iterations|"
+                        r"threads|decisions|weeks|work tokens|mechanical men)\b")
 SEAT_TWICE = re.compile(r"seat (\d+) seat \1\b")
 
 
@@ -38,8 +38,9 @@ def test_boards_say_one_in_the_singular():
     """Every board of random games (all three rulesets) and the review page's header."""
     from playout_helpers import playout
 
-    for game in ("inventors", "leonardo", "craftsmen"):
-        for st in playout(game, 3, 5, lambda ply, s: ply % 37 == 0):
+    for game, players in (("inventors", 2), ("inventors", 4), ("leonardo", 3), ("leonardo", 5),
+                          ("craftsmen", 2), ("craftsmen", 3), ("craftsmen", 5)):
+        for st in playout(game, players, 3, lambda ply, s: ply % 23 == 0):
             text = atelier.ruleset(game).show(st, width=110, color=False)
             assert not ONE_PLURAL.search(text) and not SEAT_TWICE.search(text), text
             svg = atelier.board_svg(st)

@@ -287,7 +287,7 @@ def _header(sheet: Sheet, b: _Board):
         cx += 14
     sheet.key("order_change", ox, ly - 13, max(cx - ox, 14), 18)
     cx += 14
-    sheet.text(cx, ly, f"bank: {doc['bank_priv']} privilege, {doc['bank_work']} work tokens", size=11)
+    sheet.text(cx, ly, f"bank: {doc['bank_priv']} privilege, {count_of(doc['bank_work'], 'work token')}", size=11)
     # Scores at a glance.
     sx = x + w - 10
     for p in reversed(range(b.n)):

@@ -44,7 +44,7 @@ def _header(state, doc) -> list:
     change = " ".join(map(str, doc["order_track"])) or "empty"
     bonus = ", ".join(doc["bonus_unclaimed"]) or "none"
     lines.append(Text(f"turn order: {order} · order change track: {change} · bank: "
-                      f"{doc['bank_priv']} privilege, {doc['bank_work']} work tokens · "
+                      f"{doc['bank_priv']} privilege, {count(doc['bank_work'], 'work token')} · "
                       f"unclaimed bonus tokens: {bonus}"))
     mayor = f" · mayor: {_money(doc['mayor'])}" if _count(doc["mayor"]) else ""
     lines.append(Text(f"money display: {_money(doc['display'])} · money deck {count(_count(doc['money_deck']), 'card')}"
@@ -70,7 +70,8 @@ def _decks(doc, names) -> list:
     for t in TIERS:
         d = doc["decks"][t]
         unseen = " + ".join(str(len(s)) for s in d["segments"])
-        parts = [f"face up: {_cards(d['faceup'], names)}", f"shuffled {count(unseen, 'card')}"]
+        total = sum(len(s) for s in d["segments"])   # "0 + 1 card": the noun agrees with the sum
+        parts = [f"face up: {_cards(d['faceup'], names)}", f"shuffled {unseen} {'card' if total == 1 else 'cards'}"]
         if d["top"]:
             parts.insert(1, f"known top: {' '.join(d['top'])}")
         if d["bottom"]:
@@ -112,13 +113,13 @@ def _row(seat, ed_cards, names) -> str:
 
 
 def _seat(state, p, seat, ed_cards, names) -> list:
-    tokens = f"{seat['priv_tokens']} privilege, {seat['work_tokens']} work tokens"
+    tokens = f"{seat['priv_tokens']} privilege, {count(seat['work_tokens'], 'work token')}"
     flags = (" · passed" if seat["passed"] else "") + (" · contributed" if seat["contributed"] else "")
     bonus = f" · bonus: {', '.join(seat['bonus'])}" if seat["bonus"] else ""
     style = "bold" if not state.is_chance() and not state.is_terminal() and state.current_player == p else ""
     return [
         Text(f"seat {p} · {seat['ap']} AP · helpers at home {seat['home']} · {tokens} · market "
-             f"{seat['market']} cubes · supply {seat['supply']} cubes{flags}{bonus}", style=style or "underline"),
+             f"{count(seat['market'], 'cube')} · supply {count(seat['supply'], 'cube')}{flags}{bonus}", style=style or "underline"),
         _money_line(state, p, seat),
         Text(f"  hand: {_cards(seat['hand'], names)}"),
         Text(f"  row: {_row(seat, ed_cards, names)}"),
