@@ -40,7 +40,7 @@ def _alternatives(state, chance: bool) -> list[str]:
     return [state.move_to_string(m) for m in state.legal_moves()]
 
 
-def _after(state, text: str, chance: bool):
+def _after(state, text: str):
     s = state.clone()
     s.apply(text)
     return s
@@ -51,7 +51,7 @@ def masked(before, text: str, seat: int, seed: int = 0) -> str:
     chance = before.is_chance()
     if not chance and before.current_player == seat:
         return text
-    want = _view(_after(before, text, chance), seat)
+    want = _view(_after(before, text), seat)
     kind, mine = _kind(text), _tokens(text)
     same = {text}
     worlds = [before]
@@ -60,7 +60,7 @@ def masked(before, text: str, seat: int, seed: int = 0) -> str:
             w = before.clone()
             try:
                 w.determinize(seat, _mix(seed, k, 7) & 0x7FFFFFFF)
-            except ValueError:   # no other world to sample: the seat knows it all
+            except (ValueError, RuntimeError):   # no other world to sample: the seat knows it all
                 break
             worlds.append(w)
     for w in worlds:
@@ -68,9 +68,9 @@ def masked(before, text: str, seat: int, seed: int = 0) -> str:
             if alt in same or _kind(alt) != kind:
                 continue
             try:
-                if _view(_after(w, alt, chance), seat) == want:
+                if _view(_after(w, alt), seat) == want:
                     same.add(alt)
-            except ValueError:
+            except (ValueError, RuntimeError):
                 continue
     if len(same) == 1:
         return text
