@@ -83,3 +83,18 @@ def test_record_show_and_review_print_the_moves_as_written(game, players, tmp_pa
     played = {int(row[1]): row[3] for row in rows if len(row) > 4 and row[1].isdigit() and row[3]}
     decisions = {k + 1: e["move"] for k, e in enumerate(rec.moves) if e["seat"] != "chance"}
     assert played == decisions
+
+
+def test_every_console_comes_from_the_one_place():
+    """Only atelier.console makes rich Consoles (no emoji codes, no markup there)."""
+    from pathlib import Path
+
+    from atelier.console import make_console
+
+    src = Path(atelier.__file__).parent
+    makers = [str(p.relative_to(src)) for p in src.rglob("*.py") if re.search(r"\bConsole\(", p.read_text())]
+    assert makers == ["console.py"], makers
+    c = make_console(width=80)
+    with c.capture() as cap:
+        c.print("place:b:2 [bold]x[/bold] :smile:")
+    assert cap.get() == "place:b:2 [bold]x[/bold] :smile:\n"
