@@ -151,6 +151,7 @@ def test_play_from_a_given_position(tmp_path):
     assert "--game" in one_error_line(run("play", "--start", "example:inventors-mid", "--game", "leonardo",
                                           "--human", 0, "--bots", "greedy"))
     assert "--start" in one_error_line(run("play", "--start", "example:inventors-mid", "--bots", "greedy,greedy,greedy"))
+    assert "standard input" in one_error_line(run("play", "--start", "-", "--human", 0, "--bots", "greedy"))
 
 
 def test_the_bots_hidden_cards_are_masked_craftsmen(tmp_path):

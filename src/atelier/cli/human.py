@@ -257,6 +257,8 @@ def play_human(game, bots, human, players, seed, threads, out, edition, hint_ite
     from .options import read_position
 
     if start is not None:
+        if start == "-":
+            raise InputError("--start: '-' (standard input) is where your moves come from; give a file or example:NAME")
         state = read_position(start, edition=edition)
         if getattr(state, "viewpoint", None) is not None:
             raise InputError("--start: a seat's viewpoint cannot be played (the bots need the whole "

@@ -306,7 +306,7 @@ def _print_exact(x, objective, console):
 @click.option("--players", "-n", type=PLAYERS, default=None, metavar="N",
               help="With --human: the number of seats (default: --human seats plus --bots).")
 @click.option("--start", "start_pos", metavar="POS", default=None,
-              help="With --human: play from this position (a file, '-' or example:NAME; a full "
+              help="With --human: play from this position (a file or example:NAME; a full "
                    "position of any ruleset, not one whose game is over) instead of a new game.")
 @click.option("--hint-iterations", type=ITERATIONS, default=20000, show_default=True, metavar="N",
               help="With --human: the search behind `hint`.")
