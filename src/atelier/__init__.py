@@ -32,7 +32,7 @@ try:
 except metadata.PackageNotFoundError:  # running from a source tree
     __version__ = "0.1.0"
 
-__all__ = ["open", "load_position", "dump_position", "position_dict", "board_svg", "apply_in_view", "examples", "ruleset",
+__all__ = ["open", "load_position", "dump_position", "position_dict", "board_svg", "apply_in_view", "examples", "example_descriptions", "ruleset",
            "InputError", "GAMES", "__version__"]
 
 
@@ -56,7 +56,16 @@ def examples() -> dict[str, Path]:
     """Bundled example positions by name (usable as `example:NAME` wherever a position is read)."""
     root = resources.files("atelier") / "data" / "examples"
     return {p.name[:-5]: p for p in sorted(root.iterdir(), key=lambda p: p.name)
-            if p.name.endswith(".json")}
+            if p.name.endswith(".json") and p.name != "index.json"}
+
+
+def example_descriptions() -> dict[str, str]:
+    """One line per bundled example saying what the position is (data/examples/index.json,
+    written by tools/make_examples.py with the positions)."""
+    import json
+
+    root = resources.files("atelier") / "data" / "examples"
+    return dict(json.loads((root / "index.json").read_text(encoding="utf-8"))["descriptions"])
 
 
 def _read_source(source):
