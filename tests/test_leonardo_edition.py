@@ -1,11 +1,12 @@
 """Leonardo da Vinci: the edition checks of the rules spec §1.9 (one line each, first error)
 and the warnings. The default edition passes with no warning."""
 import copy
+import pathlib
 
 import pytest
 
 from atelier._core import leonardo as L
-from leonardo_helpers import edition
+from leonardo_helpers import edition, game
 
 
 def broken(change):
@@ -56,3 +57,71 @@ def test_warnings():
     d = broken(lambda d: card(d, 2).__setitem__("reward_later", 9))
     w = L.check_edition(d)
     assert any("card 2: reward_later > reward_first" in x for x in w)
+
+
+# ---- material names: they are printed inside moves (docs/notation.md), so they follow its rule --
+
+def renamed(i, name):
+    """The default edition with material i renamed everywhere it is used."""
+    d = copy.deepcopy(edition())
+    kinds = d["constants"]["material_kinds"]["value"]
+    old = kinds[i]
+    kinds[i] = name
+
+    def walk(x):
+        if isinstance(x, dict):
+            if "materials" in x and isinstance(x["materials"], dict) and old in x["materials"]:
+                x["materials"][name] = x["materials"].pop(old)
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+    walk(d["inventions"])
+    walk(d["setup"])
+    return d
+
+
+@pytest.mark.parametrize("name", ["Iron", "ir on", "é", "\t", "x" * 200, "", "a:b", "a+b", "IRON"])
+def test_material_names_outside_the_notation_are_refused(name):
+    with pytest.raises(ValueError) as e:
+        L.check_edition(renamed(0, name))
+    msg = str(e.value)
+    assert msg.startswith("edition: material_kinds[0]: ") and "\n" not in msg
+    assert "not a valid material name" in msg
+
+
+def test_duplicate_material_names_are_refused():
+    d = renamed(1, "iron")
+    with pytest.raises(ValueError, match=r'material_kinds\[1\]: "iron" is listed twice'):
+        L.check_edition(d)
+
+
+def test_a_valid_renamed_material_round_trips_through_the_notation():
+    import random
+    g = game(4, ed=renamed(0, "ferro_2"))
+    rng = random.Random(1)
+    s = g.start(3)
+    seen = 0
+    for _ in range(300):
+        if s.is_terminal():
+            break
+        if s.is_chance():
+            s.sample_chance(rng.randrange(1 << 30))
+            continue
+        ms = s.legal_move_strings()
+        for m in ms:
+            t = s.clone()
+            t.apply(m)          # every listed move is accepted as printed
+            t = s.clone()
+            t.apply(m.upper())  # and in any letter case
+        seen += sum("ferro_2" in m for m in ms)
+        s.apply(rng.choice(ms))
+    assert seen > 0
+
+
+def test_repro_material_Iron_is_refused_through_the_cli():
+    from cli_helpers import one_error_line, run
+    path = pathlib.Path(__file__).parent / "repro" / "leonardo-edition-material-Iron.json"
+    line = one_error_line(run("new", "leonardo", "--players", "3", "--edition", path))
+    assert line.startswith('error: edition: material_kinds[0]: "Iron" is not a valid material name')

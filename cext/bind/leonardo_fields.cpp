@@ -113,6 +113,7 @@ Edition edition_from_dict(const py::dict& d) {
   py::dict C = as_dict(need(d, "constants", E), E + "constants");
   auto kinds = as_seq(value_of(C, "material_kinds", E), E + "material_kinds", kKinds);
   for (int k = 0; k < kKinds; ++k) ed.kind_names[k] = as_str(kinds[k], E + "material_kinds");
+  if (std::string err = ed.check_kind_names(); !err.empty()) fail(err);  // before names are looked up
   ed.per_kind = (uint8_t)as_int(value_of(C, "material_cards_per_kind", E), E + "material_cards_per_kind", 1, 15);
   ed.apprentices_per_colour = (uint8_t)as_int(value_of(C, "apprentices_per_colour", E), E + "apprentices_per_colour", 1, 15);
   ed.mech_per_player = (uint8_t)as_int(value_of(C, "mechanical_men_per_player", E), E + "mechanical_men_per_player", 0, 3);
