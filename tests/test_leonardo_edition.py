@@ -82,7 +82,7 @@ def renamed(i, name):
     return d
 
 
-@pytest.mark.parametrize("name", ["Iron", "ir on", "é", "\t", "x" * 200, "", "a:b", "a+b", "IRON"])
+@pytest.mark.parametrize("name", ["Iron", "ir on", "é", "\t", "x" * 200, "", "a:b", "a+b", "IRON", "abcdefghijklm"])
 def test_material_names_outside_the_notation_are_refused(name):
     with pytest.raises(ValueError) as e:
         L.check_edition(renamed(0, name))
@@ -99,7 +99,7 @@ def test_duplicate_material_names_are_refused():
 
 def test_a_valid_renamed_material_round_trips_through_the_notation():
     import random
-    g = game(4, ed=renamed(0, "ferro_2"))
+    g = game(4, ed=renamed(0, "ferro_2-abcd"))
     rng = random.Random(1)
     s = g.start(3)
     seen = 0
@@ -115,7 +115,7 @@ def test_a_valid_renamed_material_round_trips_through_the_notation():
             t.apply(m)          # every listed move is accepted as printed
             t = s.clone()
             t.apply(m.upper())  # and in any letter case
-        seen += sum("ferro_2" in m for m in ms)
+        seen += sum("ferro_2-abcd" in m for m in ms)
         s.apply(rng.choice(ms))
     assert seen > 0
 
@@ -125,3 +125,45 @@ def test_repro_material_Iron_is_refused_through_the_cli():
     path = pathlib.Path(__file__).parent / "repro" / "leonardo-edition-material-Iron.json"
     line = one_error_line(run("new", "leonardo", "--players", "3", "--edition", path))
     assert line.startswith('error: edition: material_kinds[0]: "Iron" is not a valid material name')
+
+
+# ---- §1.9 warnings reach the user: stderr through the CLI, EditionWarning through the API ----
+
+def warned_edition(tmp_path):
+    d = broken(lambda d: card(d, 2).__setitem__("reward_later", 9))
+    path = tmp_path / "ed.json"
+    path.write_text(__import__("json").dumps(d))
+    return path
+
+
+WARNINGS = ["warning: edition: card 2: weeks or rewards differ from its tier",
+            "warning: edition: card 2: reward_later > reward_first"]
+
+
+def test_warnings_print_on_stderr_with_edition_file(tmp_path):
+    from cli_helpers import run
+    path = warned_edition(tmp_path)
+    r = run("new", "leonardo", "--players", "3", "--edition", path)
+    assert r.exit_code == 0, r.stderr
+    assert r.stderr.splitlines() == WARNINGS
+    pos = tmp_path / "pos.json"
+    pos.write_text(r.stdout)
+    # A position over that edition embeds it: reading it warns again, once per line.
+    for args in (("moves", pos), ("show", pos), ("moves", pos, "--edition", path)):
+        r = run(*args)
+        assert r.exit_code == 0, r.stderr
+        assert r.stderr.splitlines() == WARNINGS, args
+
+
+def test_warnings_are_edition_warnings_in_the_api(tmp_path):
+    import atelier
+    path = warned_edition(tmp_path)
+    with pytest.warns(atelier.EditionWarning) as rec:
+        atelier.open("leonardo", players=3, edition=str(path))
+    assert [str(w.message) for w in rec] == [w[len("warning: "):] for w in WARNINGS]
+
+
+def test_the_bundled_edition_prints_no_warning():
+    from cli_helpers import run
+    r = run("new", "leonardo", "--players", "3")
+    assert r.exit_code == 0 and r.stderr == ""
