@@ -246,3 +246,24 @@ def test_one_coloured_card_warns_on_stderr(tmp_path):
 def test_the_bundled_edition_has_no_warning():
     r = run("new", "craftsmen", "--players", "3")
     assert r.exit_code == 0 and r.stderr == ""
+
+
+# ---- names that reach the notation ------------------------------------------------------------
+
+def test_product_names_are_unique_regardless_of_case():
+    ed = copy.deepcopy(BUNDLED)
+    raw = ed["products"]["raw"]
+    old, new = raw[1], raw[0].upper()          # iron_ore -> WOOD, beside wood
+    ed = json.loads(json.dumps(ed).replace(f'"{old}"', f'"{new}"'))
+    with pytest.raises(atelier.InputError, match=rf"^edition: products\.{new}: duplicate \(names ignore letter case\)$"):
+        atelier.games.craftsmen.edition.edition_from_data(ed)
+
+
+@pytest.mark.parametrize("money", ["R1", "p2", "G3"])
+def test_a_building_id_may_not_be_a_money_type(money):
+    ed = copy.deepcopy(BUNDLED)
+    old = ed["basic_buildings"][3]["id"]
+    ed["basic_buildings"][3]["id"] = money
+    with pytest.raises(atelier.InputError, match=rf"^edition: buildings\[{money}\]\.id: a money type's name"):
+        atelier.games.craftsmen.edition.edition_from_data(ed)
+    assert old != money

@@ -167,3 +167,16 @@ def test_the_bundled_edition_prints_no_warning():
     from cli_helpers import run
     r = run("new", "leonardo", "--players", "3")
     assert r.exit_code == 0 and r.stderr == ""
+
+
+def test_warnings_print_when_a_record_embeds_the_edition(tmp_path):
+    from cli_helpers import run
+    path = warned_edition(tmp_path)
+    rec = tmp_path / "rec.json"
+    r = run("play", "--game", "leonardo", "--bots", "random,random", "--games", "1", "--seed", "2",
+            "--edition", path, "--out", rec)
+    assert r.exit_code == 0, r.stderr
+    assert r.stderr.splitlines()[:2] == WARNINGS
+    r = run("record", "show", rec)
+    assert r.exit_code == 0, r.stderr
+    assert r.stderr.splitlines() == WARNINGS
