@@ -587,9 +587,9 @@ def _play_names(st, what, game, ed, rng, decisions):
 
 def fuzz_edition_names(game: str, seed: int, n: int, decisions=NAME_DECISIONS, cli=NAME_CLI) -> Stats:
     import warnings as _w
-    from click.testing import CliRunner
 
     from atelier.cli import main
+    from cli_helpers import runner
     label = f"edition names ({game}" + (f", {decisions} decisions a game)" if decisions else ")")
     rng, st = random.Random(f"names:{game}:{seed}"), Stats(label)
     base = json.dumps(_name_docs()[game])
@@ -609,11 +609,11 @@ def fuzz_edition_names(game: str, seed: int, n: int, decisions=NAME_DECISIONS, c
                     path = Path(os.environ.get("TMPDIR", "/tmp")) / f"atelier-fuzz-names-{os.getpid()}.json"
                     path.write_text(json.dumps(doc), encoding="utf-8")
                     try:
-                        r = CliRunner().invoke(main, ["new", game, "--edition", str(path)])
+                        r = runner().invoke(main, ["new", game, "--edition", str(path)])
                     finally:
                         path.unlink()
-                    lines = (r.stderr if hasattr(r, "stderr") else r.output).splitlines()
-                    if r.exit_code != 2 or len(lines) != 1 or not lines[0].startswith("error: "):
+                    lines = r.stderr.splitlines()
+                    if r.exit_code != 2 or len(lines) != 1 or not lines[0].startswith("error: ") or r.stdout:
                         raise Failure(f"{st.family} {what}: the CLI gave exit {r.exit_code}, {lines!r}")
                 continue
             with context(what):

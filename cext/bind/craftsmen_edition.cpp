@@ -57,6 +57,8 @@ uint8_t cint(const py::dict& c, const char* name, long lo, long hi) {
 // is silently ignored. The value is the bundled one as JSON, compared as parsed JSON data.
 const std::pair<const char*, const char*> kFixedConstants[] = {
     {"players", "[2, 5]"},
+    {"extended_house_cards_dealt", "1"},
+    {"money_set", "{\"min_cards\": 2, \"value_per_card_after_first\": 5}"},
     {"years", "3"},
     {"seasons_per_year", "4"},
     {"helpers_per_player", "5"},
@@ -249,7 +251,6 @@ Edition edition_from_dict(const py::dict& d) {
   k.money_dealt = cint(c, "money_cards_dealt", 0, 8);
   k.display = cint(c, "money_display_size", 1, 6);
   k.basic_dealt = cint(c, "basic_cards_dealt", 0, 4);
-  k.house_dealt = cint(c, "extended_house_cards_dealt", 1, 1);
   k.faceup = cint(c, "faceup_per_building_deck", 1, 2);
   {
     const py::dict pt = as_dict(constant(c, "privilege_tokens_by_players"), "constants.privilege_tokens_by_players");
@@ -294,12 +295,6 @@ Edition edition_from_dict(const py::dict& d) {
   k.banker_discard_priv = cint(c, "banker_discard_privilege", 0, 8);
   k.hand_limit = cint(c, "hand_limit", 4, 10);
   k.hand_limit_round = cint(c, "hand_limit_end_of_round", 0, 10);
-  {
-    const py::dict ms = as_dict(constant(c, "money_set"), "constants.money_set");
-    if (as_int(need(ms, "min_cards", "constants.money_set."), "constants.money_set.min_cards", 2, 2) != 2 ||
-        as_int(need(ms, "value_per_card_after_first", "constants.money_set."), "constants.money_set.value_per_card_after_first", 5, 5) != 5)
-      fail("constants.money_set: the core implements sets of 2+ cards worth 5 per card after the first");
-  }
   const char* tn[3] = {"basic", "extended", "advanced"};
   auto by_tier = [&](const char* name, uint8_t* out, long lo, long hi) {
     const py::dict m = as_dict(constant(c, name), std::string("constants.") + name);
