@@ -15,7 +15,7 @@ from __future__ import annotations
 from importlib import metadata, resources
 from pathlib import Path
 
-from .errors import InputError
+from .errors import EditionWarning, InputError
 from .games import GAMES, ruleset
 from .jsonfmt import check_plain as _check_plain
 from .jsonfmt import dumps as _dumps
@@ -32,8 +32,9 @@ try:
 except metadata.PackageNotFoundError:  # running from a source tree
     __version__ = "0.1.0"
 
-__all__ = ["open", "load_position", "dump_position", "position_dict", "board_svg", "apply_in_view", "examples", "example_descriptions", "ruleset",
-           "InputError", "GAMES", "__version__"]
+__all__ = ["open", "load_position", "dump_position", "position_dict", "board_svg", "apply_in_view",
+           "examples", "example_descriptions", "ruleset", "InputError", "EditionWarning", "GAMES",
+           "__version__"]
 
 
 def open(game: str, players: int = 2, seed: int = 0, edition=None, teams=None, **options):  # noqa: A001
