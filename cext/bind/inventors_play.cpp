@@ -22,9 +22,8 @@ int random_playout(const Game& g, Rng& rng, Position& p, MoveList& ml) {
       p.sample_chance(rng);
       continue;
     }
-    p.legal_moves(ml);
-    if (ml.size == 0) throw std::runtime_error("rules core: no legal move at a decision point");
-    p.apply(ml[(int)rng.below((uint32_t)ml.size)]);
+    // legal_moves()[below(size)] without the list; every decision has a move (perft, invariants).
+    p.playout_apply(p.random_move(rng));
     if (++decisions > kMaxDecisions) throw std::runtime_error("rules core: playout too long");
   }
   return decisions;
