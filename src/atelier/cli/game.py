@@ -276,8 +276,12 @@ def bench(game, players, n_games, seed, core_only, endgame, seconds, openspiel, 
         click.echo(strict_dumps({"format": "atelier.bench/1", **result}, indent=2))
         return
     load = "" if result["load_average"] is None else f", load average {result['load_average']}"
-    click.echo(f"{result['game']}, {players} players, {result['cpu_count']} CPUs ({result['machine']},"
+    core = result["rows"][0]
+    click.echo(f"{result['game']}, {players} players, {result['cpu_count']} CPUs, "
+               f"{result['cpus_available']} available to this process ({result['machine']},"
                f" Python {result['python']}{load})")
+    click.echo(f"  rates are per CPU-second of the measuring thread; the playouts' thread got "
+               f"{core['cpu_share']:.0%} of a CPU (wall figures beside)")
     for row in result["rows"]:
         figures = ", ".join(f"{k} {_fmt(v)}" for k, v in row.items() if k != "what")
         click.echo(f"  {row['what']}: {figures}")
