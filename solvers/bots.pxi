@@ -42,16 +42,15 @@ def greedy_move(state, uint64_t seed=0):
 
 
 cdef void _playout(AnyPos* s, Rng* rng, int policy) noexcept nogil:
-    # playout_*: the state is thrown away at the end, so a ruleset may skip its keys (concept.md).
-    cdef MoveList ml
+    # playout_*: the state is thrown away at the end, so a ruleset may skip its keys (concept.md);
+    # random_move draws the move legal_moves()[below(size)] would give, without the list.
     while not s.is_terminal():
         if s.is_chance():
             s.playout_chance(rng[0])
         elif policy == 1:
             s.playout_apply(s.greedy_move(rng[0]))
         else:
-            s.legal_moves(ml)
-            s.playout_apply(ml.moves[rng.below(<uint32_t>ml.size)])
+            s.playout_apply(s.random_move(rng[0]))
 
 
 def random_playouts(state, int64_t n, uint64_t seed=0):

@@ -41,7 +41,7 @@ def test_new_show_moves_apply(start_file):
 def test_stdin_and_examples(start_file):
     r = run("moves", "-", input=start_file.read_text())
     assert r.exit_code == 0 and r.stdout.split()
-    names = run("examples").stdout.split()
+    names = [line.split()[0] for line in run("examples").stdout.splitlines()]
     assert {"example:inventors-start", "example:inventors-mid", "example:inventors-late"} <= set(names)
     for name in names:
         assert run("show", name).exit_code == 0

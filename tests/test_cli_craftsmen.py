@@ -45,7 +45,7 @@ def test_new_show_moves_apply_and_a_draw(start):
 
 
 def test_examples_show_and_list_moves():
-    names = run("examples").stdout.split()
+    names = [line.split()[0] for line in run("examples").stdout.splitlines()]
     assert {"example:craftsmen-start", "example:craftsmen-year2-craft"} <= set(names)
     for name in ("example:craftsmen-start", "example:craftsmen-year2-craft"):
         assert run("show", name).exit_code == 0

@@ -53,7 +53,7 @@ def test_suggest_json_unvisited_moves_are_null():
 def test_endgame_json_line_is_moves():
     doc = strict_json(run(*COMMANDS["endgame"]).stdout)
     assert doc["too_large"] is False and doc["best"] == doc["moves"][doc["best_index"]]["move"]
-    assert doc["line"] and all(set(step) == {"move", "move_id", "chance"} for step in doc["line"])
+    assert doc["line"] and all(set(step) == {"move", "move_id", "chance", "seat"} for step in doc["line"])
     assert doc["line"][0]["move"] == doc["best"]
 
 
@@ -70,3 +70,26 @@ def test_play_json_one_game_interval_is_null():
     doc = strict_json(run(*COMMANDS["play"]).stdout)
     assert all(s["win_ci"] is None for s in doc["summary"])
     assert "records" not in doc
+
+
+def test_endgame_says_what_its_objective_means_and_who_moves_in_the_line():
+    """The title explains the objective; the line names the seat of every move (the JSON too),
+    replayable from the position; and it is called one of the optimal lines."""
+    import atelier
+
+    r = run("endgame", "example:inventors-late")
+    assert r.exit_code == 0, r.output
+    assert "(objective win: each seat maximises its win share, ties split)" in " ".join(r.stdout.split())
+    line = next(x for x in r.stdout.splitlines() if x.startswith("line: "))
+    assert "one of the optimal lines" in r.stdout
+    doc = strict_json(run("endgame", "example:inventors-late", "--json").stdout)
+    s = atelier.load_position("example:inventors-late")
+    steps = []
+    for step in doc["line"]:
+        assert step["seat"] == (None if step["chance"] else s.current_player)
+        steps.append(f"chance {step['move']}" if step["chance"] else f"seat {step['seat']} {step['move']}")
+        s.apply(step["move"])
+    assert line == "line: " + ", ".join(steps)
+    assert len({st["seat"] for st in doc["line"]}) == 2
+    margin = run("endgame", "example:inventors-late", "--objective", "margin")
+    assert "its score minus the best other score" in " ".join(margin.stdout.split())

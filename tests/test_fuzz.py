@@ -13,6 +13,7 @@ on other seeds. Each test prints its counts (`-s` or `-rP` shows them) and asser
 from __future__ import annotations
 
 import copy
+import importlib
 import json
 import math
 import os
@@ -519,6 +520,213 @@ def fuzz_craftsmen_views(seed: int, n: int) -> Stats:
     return st
 
 
+# ---- edition names (every ruleset): ids, materials, products, display names -------------------
+#
+# Each case renames one name of an edition consistently (every place that refers to it), with
+# random unicode, padding whitespace, another letter case, a length at or past the limit, or a
+# copy of another name of the same field (a duplicate, exact or in another case). The edition is
+# then refused with one InputError line (some through the CLI: exit 2, one `error:` line), or
+# accepted, and then every listed move of a played game reads back through apply as printed, and
+# the last position (which embeds the edition) dumps and reloads equal.
+
+NAME_CASES = 90          # per ruleset, default run
+NAME_DECISIONS = 60      # decisions played per accepted edition (default run; long: to the end)
+NAME_CLI = 3             # refused cases per ruleset also run through the CLI
+
+
+def _name_docs():
+    docs = {}
+    for game in ("inventors", "leonardo", "craftsmen"):
+        ref = resources.files("atelier") / "data" / "editions" / f"{game}.json"
+        docs[game] = json.loads(ref.read_text(encoding="utf-8"))
+    return docs
+
+
+def _rename_everywhere(node, key_names, old, new, values=True, keys=True):
+    """Replace `old` by `new` as a value under any of `key_names`, in lists under them, and as a
+    key of dicts under them (material counts)."""
+    if isinstance(node, dict):
+        for k in list(node):
+            v = node[k]
+            if k in key_names:
+                if values and v == old:
+                    node[k] = new
+                elif values and isinstance(v, list):
+                    node[k] = [new if x == old else x for x in v]
+                elif keys and isinstance(v, dict) and old in v:
+                    node[k] = {(new if a == old else a): b for a, b in v.items()}
+            _rename_everywhere(node[k], key_names, old, new, values, keys)
+    elif isinstance(node, list):
+        for x in node:
+            _rename_everywhere(x, key_names, old, new, values, keys)
+
+
+def _name_fields(game, doc):
+    """(field label, current names, setter(doc, index, new)) for every name field of `doc`."""
+    out = []
+    if game == "inventors":
+        teams = doc["teams"]
+        out.append(("teams.id", [t["id"] for t in teams], lambda d, i, v: d["teams"][i].__setitem__("id", v)))
+        inv = [(t, j) for t in range(5) for j in range(4)]
+        out.append(("inventors.id", [teams[t]["inventors"][j]["id"] for t, j in inv],
+                    lambda d, i, v: d["teams"][inv[i][0]]["inventors"][inv[i][1]].__setitem__("id", v)))
+        out.append(("inventors.name", [teams[t]["inventors"][j].get("name", "") for t, j in inv],
+                    lambda d, i, v: d["teams"][inv[i][0]]["inventors"][inv[i][1]].__setitem__("name", v)))
+        out.append(("inventions.id", [c["id"] for c in doc["inventions"]],
+                    lambda d, i, v: d["inventions"][i].__setitem__("id", v)))
+        out.append(("inventions.name", [c.get("name", "") for c in doc["inventions"]],
+                    lambda d, i, v: d["inventions"][i].__setitem__("name", v)))
+    elif game == "leonardo":
+        kinds = doc["constants"]["material_kinds"]["value"]
+
+        def kind(d, i, v):
+            old = d["constants"]["material_kinds"]["value"][i]
+            d["constants"]["material_kinds"]["value"][i] = v
+            _rename_everywhere(d["inventions"], {"materials"}, old, v, values=False)
+            _rename_everywhere(d["setup"], {"materials"}, old, v, values=False)
+        out.append(("material_kinds", list(kinds), kind))
+
+        def type_id(d, i, v):
+            old = d["types"][i]["id"]
+            d["types"][i]["id"] = v
+            for c in d["inventions"]:
+                if c["type"] == old:
+                    c["type"] = v
+        out.append(("types.id", [t["id"] for t in doc["types"]], type_id))
+        out.append(("types.name", [t.get("name", "") for t in doc["types"]],
+                    lambda d, i, v: d["types"][i].__setitem__("name", v)))
+        out.append(("inventions.name_en", [c.get("name_en", "") for c in doc["inventions"]],
+                    lambda d, i, v: d["inventions"][i].__setitem__("name_en", v)))
+    else:
+        pr = doc["products"]
+        products = pr["raw"] + pr["semi_finished"] + pr["final"]
+
+        def product(d, i, v):
+            old = products[i]
+            for key in ("raw", "semi_finished", "final", "shippable", "warehouse"):
+                d["products"][key] = [v if x == old else x for x in d["products"][key]]
+            for tier in ("lumber_mills", "basic_buildings", "extended_buildings", "advanced_buildings"):
+                _rename_everywhere(d[tier], {"inputs", "output"}, old, v)
+            _rename_everywhere(d["ships"], {"product"}, old, v)
+            _rename_everywhere(d["bonus_tokens"], {"good"}, old, v)
+        out.append(("products", products, product))
+        cards = [(tier, j) for tier in ("lumber_mills", "basic_buildings", "extended_buildings",
+                                        "advanced_buildings") for j in range(len(doc[tier]))]
+        out.append(("buildings.id", [doc[t][j]["id"] for t, j in cards],
+                    lambda d, i, v: d[cards[i][0]][cards[i][1]].__setitem__("id", v)))
+        out.append(("buildings.name", [doc[t][j].get("name", "") for t, j in cards],
+                    lambda d, i, v: d[cards[i][0]][cards[i][1]].__setitem__("name", v)))
+    return out
+
+
+NAME_CHARS = ODD_CHARS + list("abcxyzABCXYZ019_-.") + ["  ", "\u00a0", "\u3000", "ß", "İ"]
+
+
+def _new_name(rng: random.Random, names: list, i: int) -> str:
+    old = names[i] or "x"
+    r = rng.random()
+    if r < 0.2:    # random unicode
+        return "".join(rng.choice(NAME_CHARS) for _ in range(rng.randint(0, 6)))
+    if r < 0.3:    # whitespace around a valid name
+        return rng.choice([" ", "\t", "\n", "\u00a0"]) + old + rng.choice(["", " "])
+    if r < 0.45:   # another letter case
+        return rng.choice([old.upper(), old.lower(), old.swapcase(), old.capitalize()])
+    if r < 0.55:   # length at and past the limits
+        return (old * 200)[: rng.choice([16, 17, 24, 25, 32, 33, 64, 65, 200])]
+    if r < 0.75:   # a duplicate of another name of the field (exact or in another case)
+        other = rng.choice([x for k, x in enumerate(names) if k != i] or [old])
+        return rng.choice([other, other.upper(), other.lower()])
+    if r < 0.8:    # a money type or a notation word
+        return rng.choice(["R1", "p2", "G3", "card", "none", "small", "pass", "MARKET", "a", "e"])
+    # a fresh valid-looking id
+    alphabet = "abcdefghijklmnopqrstuvwxyz0123456789_"
+    return "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 12)))
+
+
+def _edition_of(game, doc):
+    if game == "inventors":
+        return edition_from_data(edition_data(doc))
+    return importlib.import_module(f"atelier.games.{game}.edition").edition_from_data(doc)
+
+
+def _check_moves_round_trip(st, what, s):
+    for m in s.legal_moves():
+        text = s.move_to_string(m)
+        t = s.clone()
+        try:
+            t.apply(text)
+        except atelier.InputError as exc:
+            raise Failure(f"{st.family} {what}: listed move {text!r} is refused by apply: {exc}") from None
+        u = s.clone()
+        u.apply(m)
+        if t.hash != u.hash:
+            raise Failure(f"{st.family} {what}: move {text!r} applies as another move")
+
+
+def _play_names(st, what, game, ed, rng, decisions):
+    players = rng.randint(2, 5)
+    s = atelier.open(game, players=players, seed=rng.getrandbits(32), edition=ed).start()
+    n = 0
+    while not s.is_terminal() and (decisions is None or n < decisions):
+        if s.is_chance():
+            s.sample_chance(rng.getrandbits(64))
+            continue
+        _check_moves_round_trip(st, what, s)
+        s.apply(rng.choice(s.legal_moves()))
+        n += 1
+    st.played += 1
+    again = atelier.load_position(atelier.dump_position(s))
+    if again.hash != s.hash or again.fields() != s.fields():
+        raise Failure(f"{st.family} {what}: the position over this edition does not reload equal")
+
+
+def fuzz_edition_names(game: str, seed: int, n: int, decisions=NAME_DECISIONS, cli=NAME_CLI) -> Stats:
+    import warnings as _w
+
+    from atelier.cli import main
+    from cli_helpers import runner
+    label = f"edition names ({game}" + (f", {decisions} decisions a game)" if decisions else ")")
+    rng, st = random.Random(f"names:{game}:{seed}"), Stats(label)
+    base = json.dumps(_name_docs()[game])
+    for i in range(n):
+        doc = json.loads(base)
+        field, names, setter = rng.choice(_name_fields(game, doc))
+        k = rng.randrange(len(names))
+        new = _new_name(rng, names, k)
+        setter(doc, k, new)
+        what = f"case {i}: {field}[{k}] = {new!r}"
+        with _w.catch_warnings():
+            _w.simplefilter("ignore")
+            ok, ed = attempt(st, what, _edition_of, game, doc)
+            if not ok:
+                if cli > 0:
+                    cli -= 1
+                    path = Path(os.environ.get("TMPDIR", "/tmp")) / f"atelier-fuzz-names-{os.getpid()}.json"
+                    path.write_text(json.dumps(doc), encoding="utf-8")
+                    try:
+                        r = runner().invoke(main, ["new", game, "--edition", str(path)])
+                    finally:
+                        path.unlink()
+                    lines = r.stderr.splitlines()
+                    if r.exit_code != 2 or len(lines) != 1 or not lines[0].startswith("error: ") or r.stdout:
+                        raise Failure(f"{st.family} {what}: the CLI gave exit {r.exit_code}, {lines!r}")
+                continue
+            with context(what):
+                _play_names(st, what, game, ed, rng, decisions)
+    return st
+
+
+NAME_GAMES = ("inventors", "leonardo", "craftsmen")
+
+
+def run_names(game: str, seed: int, n: int, decisions=NAME_DECISIONS) -> Stats:
+    st = fuzz_edition_names(game, seed, n, decisions)
+    print(st.line())
+    assert st.cases == n, st.line()
+    assert st.refused > 0 and st.accepted > 0, st.line()
+    return st
+
+
 # ---- search parameters (each batch in a subprocess, so a crash is a failure, not the end) -----
 
 SEARCH_CHILD = textwrap.dedent(r"""
@@ -668,3 +876,21 @@ def test_fuzz_long(family, request):
     n = COUNTS[family] * LONG_FACTOR
     for k in range(10):  # ten seeds, so a failure names a smaller reproducible run
         run_family(family, seed=1000 + k, n=n // 10)
+
+
+@pytest.mark.parametrize("game", NAME_GAMES)
+def test_fuzz_edition_names(game, request):
+    """Edition names of every ruleset: refused with one line, or accepted with every listed move
+    reading back through apply."""
+    if long_selected(request.config):
+        pytest.skip("the long run replaces this one")
+    run_names(game, seed=1, n=NAME_CASES)
+
+
+@pytest.mark.fuzz_long
+@pytest.mark.parametrize("game", NAME_GAMES)
+def test_fuzz_edition_names_long(game, request):
+    if not long_selected(request.config):
+        pytest.skip("fuzz_long: run with -m fuzz_long")
+    for k in range(10):  # accepted editions play whole games
+        run_names(game, seed=1000 + k, n=NAME_CASES * 5, decisions=None)

@@ -1,6 +1,8 @@
 """The review page (`atelier review --html`) in a real browser: headless Chromium loads it, the
 page's own script has run (move list, graph, a board shown, data-ready set), the arrow keys step
-through the boards, and a screenshot is saved. Without Chromium the browser tests are skipped
+through the boards, a click on the graph moves the cursor and the board, the marks are dots on
+the graph, the x axis is numbered, the engine's line is shown, the page fits a 1000-px window,
+and a screenshot is saved. Without Chromium the browser tests are skipped
 locally; under CI (.ci/run installs it) they fail instead."""
 import json
 import os
@@ -127,3 +129,131 @@ def test_pages_of_the_hidden_information_rulesets(game):
     assert played >= sum(1 for e in rec.moves if e["seat"] != "chance") // 2
     data = json.loads(_script(html, "review-data"))
     assert data["moves"] == len(rec.moves) and {d["seat"] for d in data["decisions"].values()} == {1}
+
+
+GRAPH_TEST = """
+<script>
+(function () {
+ function run() {
+  var svg = document.querySelector('#graphbox svg');
+  var cursor = document.getElementById('cursor');
+  var left = parseFloat(svg.getAttribute('data-left')), w = parseFloat(svg.getAttribute('data-plot-width'));
+  var moves = parseInt(svg.getAttribute('data-moves'), 10);
+  function shown() { return document.querySelector('#boards .board:not([hidden])').getAttribute('data-k'); }
+  function screenX(x) { var pt = svg.createSVGPoint(); pt.x = x; pt.y = 50; return pt.matrixTransform(svg.getScreenCTM()); }
+  function clickAt(k, nudge) {
+    var at = screenX(left + w * k / moves + nudge);
+    svg.dispatchEvent(new MouseEvent('click', {clientX: at.x, clientY: at.y, bubbles: true}));
+  }
+  function cursorX() { var r = cursor.getBoundingClientRect(); return r.left + r.width / 2; }
+  var r = {moves: moves, cursor_tag: cursor.tagName, x0: cursorX(), want0: screenX(left).x};
+  var target = Math.round(moves * 0.6);
+  clickAt(target, 1.5);               // a little off the move: the nearest one is taken
+  r.target = target; r.after_click = shown(); r.x1 = cursorX(); r.want1 = screenX(left + w * target / moves).x;
+  r.detail = document.getElementById('detail').textContent;
+  r.dots = Array.prototype.map.call(document.querySelectorAll('#graphbox .markdot'), function (d) {
+    return [d.getAttribute('data-k'), d.getAttribute('data-mark')]; });
+  r.ticks = Array.prototype.map.call(document.querySelectorAll('#graphbox .xtick'), function (x) { return x.textContent; });
+  // A dot's own click selects its move's position (after the move).
+  var dot = document.querySelector('#graphbox .markdot');
+  if (dot) {
+    var b = dot.getBoundingClientRect();
+    svg.dispatchEvent(new MouseEvent('click', {clientX: b.left + b.width / 2, clientY: b.top + b.height / 2, bubbles: true}));
+    r.after_dot = shown();
+  }
+  var decision = document.querySelector('#moves li.decision');
+  var first = parseInt(decision.getAttribute('data-k'), 10);
+  decision.click(); r.line_k = first; r.line = document.getElementById('line').textContent;
+  r.scroll_width = document.documentElement.scrollWidth; r.inner_width = window.innerWidth;
+  var right = 0;
+  Array.prototype.forEach.call(document.querySelectorAll('#graphbox svg, #boards .board:not([hidden]) svg, #moves, #summary'),
+    function (e) { right = Math.max(right, e.getBoundingClientRect().right); });
+  r.rightmost = right;
+  r.board_width = document.querySelector('#boards .board:not([hidden]) svg').getBoundingClientRect().width;
+  r.winner = (document.getElementById('winner') || {}).textContent || null;
+  var pre = document.createElement('pre'); pre.id = 'selftest'; pre.textContent = JSON.stringify(r);
+  document.body.appendChild(pre);
+ }
+ if (document.body.getAttribute('data-ready')) { run(); } else { document.addEventListener('review-ready', run); }
+})();
+</script>
+"""
+
+
+def _probe(html, tmp_path, script, *args):
+    probe = tmp_path / "probe.html"
+    probe.write_text(html.replace("</body>", script + "</body>"), encoding="utf-8")
+    out = _chromium("--virtual-time-budget=20000", *args, "--dump-dom", probe.as_uri())
+    assert out.returncode == 0, out.stderr[-2000:]
+    found = re.search(r'<pre id="selftest">(.*?)</pre>', out.stdout, re.S)
+    assert found, "the self-test did not run: " + out.stdout[-500:]
+    return json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">"))
+
+
+def test_the_graph_is_clickable_marked_numbered_and_the_page_fits_1000_px(page, tmp_path):
+    path, html, rec, rv = page
+    r = _probe(html, tmp_path, GRAPH_TEST, "--window-size=1000,900")
+    n = len(rec.moves)
+    assert r["moves"] == n
+    # The cursor starts at move 0 and moves to the clicked move, with the board.
+    assert abs(r["x0"] - r["want0"]) < 2, r
+    assert r["after_click"] == str(r["target"]) and abs(r["x1"] - r["want1"]) < 2, r
+    assert r["x1"] - r["x0"] > 100
+    assert r["detail"].startswith(f"Move {r['target'] + 1}") or r["target"] == n
+    # The marks as dots, one per marked decision, in its colour's name; a dot's click selects after its move.
+    marked = {str(d.index): d.mark for d in rv.decisions if d.mark}
+    assert marked and dict(r["dots"]) == marked
+    first_dot = min(marked, key=int)
+    assert r["after_dot"] == str(int(first_dot) + 1)
+    # The x axis numbered by move.
+    ticks = [int(x) for x in r["ticks"]]
+    assert ticks[0] == 0 and len(ticks) >= 4 and ticks == sorted(ticks) and ticks[-1] <= n
+    # The engine's line for the selected decision, its best move first.
+    d = rv.by_index()[r["line_k"]]
+    assert d.line and d.line[0] == d.best
+    assert r["line"].startswith("Engine's line from here") and " ".join(d.line[:2]) in r["line"].replace("  ", " ")
+    # Nothing clipped at 1000 px: no horizontal scroll, every part inside the window, the board wide.
+    assert r["inner_width"] == 1000 and r["scroll_width"] <= 1000 and r["rightmost"] <= 1000, r
+    assert r["board_width"] >= 900, r
+
+
+def test_the_header_names_a_tie_break_winner():
+    """A game whose top score is shared but won by one seat says so in the header."""
+    from atelier.report import result_line
+
+    class Final:
+        def __init__(self, scores, returns):
+            self._s, self._r = scores, returns
+
+        def is_terminal(self):
+            return True
+
+        def scores(self):
+            return self._s
+
+        def returns(self):
+            return self._r
+
+    class Rec:
+        seats = ["ann", "bob", "seat 2"]
+
+    assert result_line(Rec, Final([30, 30, 12], [0.0, 1.0, 0.0])) == \
+        "winner: seat 1 bob, on the tie-break (tied on 30 with seat 0 ann)"
+    assert result_line(Rec, Final([30, 30, 12], [0.5, 0.5, 0.0])) == "shared win: seat 0 ann, seat 1 bob"
+    assert result_line(Rec, Final([10, 30, 12], [0.0, 1.0, 0.0])) == "winner: seat 1 bob"
+
+
+def test_a_tie_break_on_a_real_page():
+    """Craftsmen greedy games until one ends tied on the top score: the page's header says who
+    won the tie-break."""
+    for seed in range(1, 40):
+        m = match.play("craftsmen", ["greedy", "greedy"], games=1, seed=seed, keep_moves=True).records[0]
+        rec = records.from_match(m, "craftsmen")
+        final = rec.replay()
+        scores = list(final.scores())
+        if scores.count(max(scores)) > 1 and sum(r > 0 for r in final.returns()) == 1:
+            break
+    else:
+        pytest.skip("no tie-break in these games")
+    rv = review.review(rec, seat=0, iterations=5, seed=1, exact_nodes=0)
+    assert "on the tie-break (tied on" in review_page(rec, rv)

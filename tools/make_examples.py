@@ -8,6 +8,7 @@ rerunning writes the same files.
 """
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -140,6 +141,25 @@ def view(state):
     return atelier.load_position(atelier.position_dict(state, viewpoint=state.current_player))
 
 
+# One line per example, what the position is and what it is good for: `atelier examples`
+# prints it, and it is written beside the positions as index.json.
+DESCRIPTIONS = {
+    "inventors-start": "Legendary Inventors, 3 players: the start, Age I revealed, seat 0 to move",
+    "inventors-mid": "Legendary Inventors, 3 players: Age II, tokens in hand and cubes on the display (suggest)",
+    "inventors-late": "Legendary Inventors, 2 players: Age III, 3 cards left, no chance left (endgame solves it exactly)",
+    "leonardo-start": "Leonardo da Vinci, 4 players: the expert setup, seat 0's favour pick",
+    "leonardo-turn3-place": "Leonardo da Vinci, 4 players: turn 3, Phase B, seat 2 places a worker (28 moves)",
+    "leonardo-auction": "Leonardo da Vinci, 4 players: turn 8, a sealed bid, seat 3's view (another bid hidden)",
+    "leonardo-turn8": "Leonardo da Vinci, 3 players: turn 8, Phase B, seat 1's view (endgame per sample)",
+    "craftsmen-start": "Craftsmen, 3 players: the deal, seat 1 keeps its cards or swaps a basic building",
+    "craftsmen-year2-spring": "Craftsmen, 4 players: year 2, spring, seat 0's Architects decision (BUILD1)",
+    "craftsmen-auction": "Craftsmen, 4 players: year 1, a Notary auction, seat 3's view as it bids",
+    "craftsmen-year2-craft": "Craftsmen, 4 players: year 2, spring, seat 1 crafts",
+    "craftsmen-winter": "Craftsmen, 3 players: year 3's winter, seat 1's view (endgame per sample)",
+}
+INDEX_FORMAT = "atelier.example-index/1"
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     examples = {
@@ -176,6 +196,12 @@ def main() -> None:
         print(f"wrote {name}: year {f['year']} season {f['season']} phase {f['phase']}, "
               f"seat {state.current_player} to move"
               + (f", seat {state.viewpoint}'s view" if state.viewpoint is not None else ""))
+    written = sorted(p.name[:-5] for p in OUT.glob("*.json") if p.name != "index.json")
+    if written != sorted(DESCRIPTIONS):
+        raise SystemExit(f"DESCRIPTIONS and the examples differ: {sorted(set(written) ^ set(DESCRIPTIONS))}")
+    (OUT / "index.json").write_text(json.dumps({"format": INDEX_FORMAT, "descriptions": DESCRIPTIONS},
+                                               indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print("wrote index.json")
 
 
 if __name__ == "__main__":

@@ -2,7 +2,9 @@
 // Names become indices here; every number is range-checked before it lands in a uint8_t, and
 // Edition::validate() then checks the rules of Craftsmen §3.
 #include <map>
+#include <set>
 
+#include "common.hpp"
 #include "craftsmen_bind.hpp"
 
 namespace atelier::craftsmen::bind {
@@ -27,7 +29,7 @@ long as_int(py::handle h, const std::string& field, long lo, long hi) {
 
 std::string as_str(py::handle h, const std::string& field) {
   if (!PyUnicode_Check(h.ptr())) fail(field + ": expected a string");
-  return h.cast<std::string>();
+  return atelier::bind::as_text(h, field);  // a lone surrogate is refused in one line, not a cast error
 }
 
 py::list as_list(py::handle h, const std::string& field) {
@@ -50,6 +52,71 @@ uint8_t cint(const py::dict& c, const char* name, long lo, long hi) {
   return (uint8_t)as_int(constant(c, name), std::string("constants.") + name, lo, hi);
 }
 
+// Constants the core builds into its structure (the State's fixed arrays, the shape of a
+// decision): an edition may state them only with the bundled value (docs/editions.md), so none
+// is silently ignored. The value is the bundled one as JSON, compared as parsed JSON data.
+const std::pair<const char*, const char*> kFixedConstants[] = {
+    {"players", "[2, 5]"},
+    {"extended_house_cards_dealt", "1"},
+    {"money_set", "{\"min_cards\": 2, \"value_per_card_after_first\": 5}"},
+    {"years", "3"},
+    {"seasons_per_year", "4"},
+    {"helpers_per_player", "5"},
+    {"discs_per_player", "8"},
+    {"cubes_per_player", "20"},
+    {"neutral_cubes", "14"},
+    {"work_token_wp", "1"},
+    {"mulligan_max_swaps", "1"},
+    {"guild_spaces", "3"},
+    {"guild_spaces_2p", "2"},
+    {"max_discs_per_space", "2"},
+    {"stack_payment_cards", "1"},
+    {"banker_faceup_take", "[1, 2]"},
+    {"privileges_per_helper_per_round", "1"},
+    {"money_values", "[1, 2, 3]"},
+    {"max_builds_per_action", "2"},
+    {"market_trade_cost_wp", "1"},
+    {"privilege_produce_raws", "2"},
+    {"warehouse_slots_per_good", "2"},
+    {"warehouse_reward_cards", "1"},
+    {"merchants_price_cards", "1"},
+    {"ship_row_slots", "2"},
+    {"bribe_cards", "1"},
+    {"colour_set_size", "4"},
+    {"contribution", "{\"cards\": 4, \"distinct_colours\": 4, \"per_year\": 1}"},
+    {"order_change_spaces", "3"},
+    {"catch_up_tokens_per_seat", "1"},
+    {"season_guilds", "{\"spring\": [1, 2, 3, 4, 5, 6], \"summer\": [1, 2, 3, 4, 5, 6], "
+                      "\"autumn\": [1, 2, 3, 4, 5, 6], \"winter\": [2, 4]}"},
+    {"winter_virtual_helpers_per_stage", "1"},
+    {"town_hall_options_by_players", "{\"2\": 2, \"3\": 3, \"4\": 3, \"5\": 3}"},
+};
+
+// Plain JSON equality: a bool is not the integer 1, 1.0 is not 1 (Python's == says both are).
+bool same_json(py::handle a, py::handle b) {
+  if (PyBool_Check(a.ptr()) != PyBool_Check(b.ptr()) || PyFloat_Check(a.ptr()) != PyFloat_Check(b.ptr())) return false;
+  if (PyDict_Check(a.ptr()) && PyDict_Check(b.ptr())) {
+    const auto da = py::reinterpret_borrow<py::dict>(a), db = py::reinterpret_borrow<py::dict>(b);
+    if (py::len(da) != py::len(db)) return false;
+    for (auto item : da)
+      if (!db.contains(item.first) || !same_json(item.second, db[item.first])) return false;
+    return true;
+  }
+  if (PyList_Check(a.ptr()) && PyList_Check(b.ptr())) {
+    const auto la = py::reinterpret_borrow<py::list>(a), lb = py::reinterpret_borrow<py::list>(b);
+    if (py::len(la) != py::len(lb)) return false;
+    for (size_t i = 0; i < py::len(la); ++i)
+      if (!same_json(la[i], lb[i])) return false;
+    return true;
+  }
+  if (PyDict_Check(a.ptr()) || PyDict_Check(b.ptr()) || PyList_Check(a.ptr()) || PyList_Check(b.ptr())) return false;
+  return a.equal(b);
+}
+
+void fixed(py::handle v, const std::string& field, const char* json) {
+  if (!same_json(v, py::module_::import("json").attr("loads")(json))) fail(field + ": this core supports only " + json);
+}
+
 }  // namespace
 
 Edition edition_from_dict(const py::dict& d) {
@@ -64,6 +131,7 @@ Edition edition_from_dict(const py::dict& d) {
   }
   const py::dict pr = as_dict(need(d, "products", ""), "products");
   std::map<std::string, int> prod;
+  std::set<std::string> folded_names;
   const char* groups[3] = {"raw", "semi_finished", "final"};
   const int sizes[3] = {kRaw, kSemi, kFinal};
   int idx = 0;
@@ -75,7 +143,10 @@ Edition edition_from_dict(const py::dict& d) {
       if (name.empty() || name.size() > 24) fail("products: a product name must have 1..24 characters");
       for (char ch : name)
         if (!(std::isalnum((unsigned char)ch) || ch == '_')) fail("products." + name + ": letters, digits and _ only");
-      if (!prod.emplace(name, idx).second) fail("products." + name + ": duplicate");
+      std::string folded = name;  // the notation ignores letter case (docs/notation.md)
+      for (char& ch : folded) ch = (char)std::tolower((unsigned char)ch);
+      if (!folded_names.insert(folded).second) fail("products." + name + ": duplicate (names ignore letter case)");
+      prod.emplace(name, idx);
       e.product_names[idx++] = name;
     }
   }
@@ -180,7 +251,6 @@ Edition edition_from_dict(const py::dict& d) {
   k.money_dealt = cint(c, "money_cards_dealt", 0, 8);
   k.display = cint(c, "money_display_size", 1, 6);
   k.basic_dealt = cint(c, "basic_cards_dealt", 0, 4);
-  k.house_dealt = cint(c, "extended_house_cards_dealt", 1, 1);
   k.faceup = cint(c, "faceup_per_building_deck", 1, 2);
   {
     const py::dict pt = as_dict(constant(c, "privilege_tokens_by_players"), "constants.privilege_tokens_by_players");
@@ -190,13 +260,16 @@ Edition edition_from_dict(const py::dict& d) {
       const std::string key = std::to_string(n);
       const long pv = as_int(need(pt, key.c_str(), "constants.privilege_tokens_by_players."), "constants.privilege_tokens_by_players." + key, 0, 15);
       const long wv = as_int(need(wt, key.c_str(), "constants.work_tokens_by_players."), "constants.work_tokens_by_players." + key, 0, 15);
-      if (pv != wv) fail("constants.work_tokens_by_players: the core needs equal privilege and work banks");
-      k.tokens_by_players[n] = (uint8_t)pv;
+      k.priv_tokens_by_players[n] = (uint8_t)pv;
+      k.work_tokens_by_players[n] = (uint8_t)wv;
       k.capacity[n] = (uint8_t)as_int(need(cap, key.c_str(), "constants.guild_capacity_by_players."), "constants.guild_capacity_by_players." + key, 1, 6);
     }
   }
-  k.max_tokens_held = cint(c, "max_privilege_tokens_held", 0, 15);
-  if (cint(c, "max_work_tokens_held", 0, 15) != k.max_tokens_held) fail("constants.max_work_tokens_held: must equal max_privilege_tokens_held");
+  k.priv_tokens_total = cint(c, "privilege_tokens_total", 0, 15);
+  k.work_tokens_total = cint(c, "work_tokens_total", 0, 15);
+  k.max_priv_held = cint(c, "max_privilege_tokens_held", 0, 15);
+  k.max_work_held = cint(c, "max_work_tokens_held", 0, 15);
+  k.min_bid = cint(c, "notary_min_bid", 1, 45);
   {
     const py::list l = as_list(constant(c, "starting_ap_by_turn_position"), "constants.starting_ap_by_turn_position");
     if (py::len(l) != 5) fail("constants.starting_ap_by_turn_position: expected 5 numbers");
@@ -222,12 +295,6 @@ Edition edition_from_dict(const py::dict& d) {
   k.banker_discard_priv = cint(c, "banker_discard_privilege", 0, 8);
   k.hand_limit = cint(c, "hand_limit", 4, 10);
   k.hand_limit_round = cint(c, "hand_limit_end_of_round", 0, 10);
-  {
-    const py::dict ms = as_dict(constant(c, "money_set"), "constants.money_set");
-    if (as_int(need(ms, "min_cards", "constants.money_set."), "constants.money_set.min_cards", 2, 2) != 2 ||
-        as_int(need(ms, "value_per_card_after_first", "constants.money_set."), "constants.money_set.value_per_card_after_first", 5, 5) != 5)
-      fail("constants.money_set: the core implements sets of 2+ cards worth 5 per card after the first");
-  }
   const char* tn[3] = {"basic", "extended", "advanced"};
   auto by_tier = [&](const char* name, uint8_t* out, long lo, long hi) {
     const py::dict m = as_dict(constant(c, name), std::string("constants.") + name);
@@ -240,13 +307,16 @@ Edition edition_from_dict(const py::dict& d) {
   {
     const py::dict np = as_dict(constant(c, "notary_privilege"), "constants.notary_privilege");
     k.look_draw = (uint8_t)as_int(need(np, "from_deck", "constants.notary_privilege."), "constants.notary_privilege.from_deck", 0, 3);
+    fixed(need(np, "faceup", "constants.notary_privilege."), "constants.notary_privilege.faceup", "2");
+    fixed(need(np, "keep_faceup", "constants.notary_privilege."), "constants.notary_privilege.keep_faceup", "2");
   }
+  for (const auto& [name, json] : kFixedConstants) fixed(constant(c, name), std::string("constants.") + name, json);
   k.market_max = cint(c, "market_max_cubes", 0, 15);
   k.colour_set_ap = cint(c, "colour_set_ap", 0, 63);
   k.warehouse_ap = cint(c, "warehouse_year_end_ap_per_cube", 0, 63);
 
   const std::string err = e.validate();
-  if (!err.empty()) fail("edition " + err);
+  if (!err.empty()) fail(err);  // Python adds "edition: "
   return e;
 }
 

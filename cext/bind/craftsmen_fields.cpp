@@ -459,8 +459,8 @@ void set_seat(const Game& g, Placer& pl, int p, const py::dict& d, const std::st
     else if (k == "home") st.home = u8(v, f, 0, 5);
     else if (k == "passed") st.passed = as_bool(v, f);
     else if (k == "market") st.market = u8(v, f, 0, g.edition().c.market_max);
-    else if (k == "priv_tokens") st.priv = u8(v, f, 0, g.edition().c.max_tokens_held);
-    else if (k == "work_tokens") st.work = u8(v, f, 0, g.edition().c.max_tokens_held);
+    else if (k == "priv_tokens") st.priv = u8(v, f, 0, g.edition().c.max_priv_held);
+    else if (k == "work_tokens") st.work = u8(v, f, 0, g.edition().c.max_work_held);
     else if (k == "supply") st.supply = u8(v, f, 0, kCubes);
     else if (k == "contributed") st.contributed = as_bool(v, f);
     else if (k == "mulliganed") st.mulliganed = as_bool(v, f);

@@ -2,9 +2,8 @@
 // benchmark. Both release the GIL; results go out as numpy arrays / a dict.
 #include <pybind11/numpy.h>
 
-#include <chrono>
-
 #include "inventors_bind.hpp"
+#include "stopwatch.hpp"
 
 namespace atelier::inventors::bind {
 namespace {
@@ -22,9 +21,8 @@ int random_playout(const Game& g, Rng& rng, Position& p, MoveList& ml) {
       p.sample_chance(rng);
       continue;
     }
-    p.legal_moves(ml);
-    if (ml.size == 0) throw std::runtime_error("rules core: no legal move at a decision point");
-    p.apply(ml[(int)rng.below((uint32_t)ml.size)]);
+    // legal_moves()[below(size)] without the list; every decision has a move (perft, invariants).
+    p.playout_apply(p.random_move(rng));
     if (++decisions > kMaxDecisions) throw std::runtime_error("rules core: playout too long");
   }
   return decisions;
@@ -65,8 +63,7 @@ py::dict random_games(const std::shared_ptr<Game>& g, py::object n_obj, py::obje
 py::dict bench_core(const std::shared_ptr<Game>& g, py::object n_obj, py::object seed_obj) {
   const long n_games = (long)as_int(n_obj, "n_games", 1, 10000000);
   const uint64_t seed = as_seed(seed_obj, "seed");
-  using clock = std::chrono::steady_clock;
-  double play_s, clone_s;
+  Lap play, clone;
   long long decisions = 0;
   const long kClones = 2000000;
   {
@@ -74,30 +71,25 @@ py::dict bench_core(const std::shared_ptr<Game>& g, py::object n_obj, py::object
     Rng rng(seed);
     Position p{g.get(), State{}};
     MoveList ml;
-    auto t0 = clock::now();
+    Stopwatch t0;
     for (long i = 0; i < n_games; i++) decisions += random_playout(*g, rng, p, ml);
-    play_s = std::chrono::duration<double>(clock::now() - t0).count();
+    play = t0.lap();
 
     // Copying a mid-game state is what every search node pays; the volatile sink keeps the
     // compiler from proving the copies dead.
     State src = p.st;
     volatile uint64_t sink = 0;
-    auto t1 = clock::now();
+    Stopwatch t1;
     for (long i = 0; i < kClones; i++) {
       src.hash ^= (uint64_t)i;
       State copy = src;
       sink = sink + copy.hash + copy.levels[i % kMaxPlayers];
     }
-    clone_s = std::chrono::duration<double>(clock::now() - t1).count();
+    clone = t1.lap();
     (void)sink;
   }
   py::dict out;
-  out["games"] = n_games;
-  out["decisions"] = decisions;
-  out["seconds"] = play_s;
-  out["decisions_per_s"] = play_s > 0 ? decisions / play_s : 0.0;
-  out["games_per_s"] = play_s > 0 ? n_games / play_s : 0.0;
-  out["clone_ns"] = clone_s * 1e9 / kClones;
+  put_playout_figures(out, n_games, decisions, play, kClones, clone);
   out["state_bytes"] = (int)sizeof(State);
   return out;
 }

@@ -3,6 +3,7 @@
 // against the width of the field it lands in; the result then passes Game::validate().
 #include <cstring>
 
+#include "common.hpp"
 #include "leonardo_bind.hpp"
 
 namespace atelier::leonardo::bind {
@@ -38,7 +39,7 @@ bool as_bool(py::handle h, const std::string& field) {
 
 std::string as_str(py::handle h, const std::string& field) {
   if (!PyUnicode_Check(h.ptr())) fail(field + ": expected a string");
-  return h.cast<std::string>();
+  return atelier::bind::as_text(h, field);  // a lone surrogate is refused in one line, not a cast error
 }
 
 py::sequence as_seq(py::handle h, const std::string& field, long n = -1) {
@@ -113,6 +114,7 @@ Edition edition_from_dict(const py::dict& d) {
   py::dict C = as_dict(need(d, "constants", E), E + "constants");
   auto kinds = as_seq(value_of(C, "material_kinds", E), E + "material_kinds", kKinds);
   for (int k = 0; k < kKinds; ++k) ed.kind_names[k] = as_str(kinds[k], E + "material_kinds");
+  if (std::string err = ed.check_kind_names(); !err.empty()) fail(err);  // before names are looked up
   ed.per_kind = (uint8_t)as_int(value_of(C, "material_cards_per_kind", E), E + "material_cards_per_kind", 1, 15);
   ed.apprentices_per_colour = (uint8_t)as_int(value_of(C, "apprentices_per_colour", E), E + "apprentices_per_colour", 1, 15);
   ed.mech_per_player = (uint8_t)as_int(value_of(C, "mechanical_men_per_player", E), E + "mechanical_men_per_player", 0, 3);
@@ -182,7 +184,7 @@ Edition edition_from_dict(const py::dict& d) {
     cd.reward_first = (uint8_t)as_int(need(c, "reward_first", w), w + "reward_first", 0, 255);
     cd.reward_later = (uint8_t)as_int(need(c, "reward_later", w), w + "reward_later", 0, 255);
     read_mats(ed, need(c, "materials", w), w + "materials", cd.mats, 15);
-    if (c.contains("name_en") && PyUnicode_Check(c["name_en"].ptr())) ed.card_names[num - 1] = c["name_en"].cast<std::string>();
+    if (c.contains("name_en") && PyUnicode_Check(c["name_en"].ptr())) ed.card_names[num - 1] = atelier::bind::as_text(c["name_en"], w + "name_en");
   }
   // Setup.
   py::dict S = as_dict(need(d, "setup", E), E + "setup");

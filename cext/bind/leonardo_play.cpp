@@ -2,9 +2,12 @@
 // the core benchmark. Both release the GIL.
 #include <pybind11/numpy.h>
 
-#include <chrono>
-
 #include "leonardo_bind.hpp"
+#include "stopwatch.hpp"
+
+using atelier::bind::Lap;
+using atelier::bind::Stopwatch;
+using atelier::bind::put_playout_figures;
 
 namespace atelier::leonardo::bind {
 namespace {
@@ -78,8 +81,7 @@ py::dict random_games(const std::shared_ptr<Game>& g, long n_games, uint64_t see
 
 py::dict bench_core(const std::shared_ptr<Game>& g, long n_games, uint64_t seed) {
   if (n_games < 1) fail("n_games: must be >= 1");
-  using clock = std::chrono::steady_clock;
-  double play_s, clone_s, keyed_s;
+  Lap play, clone, keyed;
   long long decisions = 0, keyed_decisions = 0;
   const long kClones = 2000000;
   {
@@ -87,32 +89,27 @@ py::dict bench_core(const std::shared_ptr<Game>& g, long n_games, uint64_t seed)
     Rng rng(seed);
     Position p{g.get(), State{}};
     MoveList ml;
-    auto t0 = clock::now();
+    Stopwatch t0;
     for (long i = 0; i < n_games; i++) decisions += random_playout(*g, rng, p, ml);
-    play_s = std::chrono::duration<double>(clock::now() - t0).count();
+    play = t0.lap();
     Rng rng2(seed);
-    auto tk = clock::now();
+    Stopwatch tk;
     for (long i = 0; i < n_games; i++) keyed_decisions += keyed_playout(*g, rng2, p, ml);
-    keyed_s = std::chrono::duration<double>(clock::now() - tk).count();
+    keyed = tk.lap();
     State src = p.st;
     volatile uint64_t sink = 0;
-    auto t1 = clock::now();
+    Stopwatch t1;
     for (long i = 0; i < kClones; i++) {
       src.hash ^= (uint64_t)i;
       State copy = src;
       sink = sink + copy.hash + copy.pl[i % kMaxPlayers].money;
     }
-    clone_s = std::chrono::duration<double>(clock::now() - t1).count();
+    clone = t1.lap();
     (void)sink;
   }
   py::dict out;
-  out["games"] = n_games;
-  out["decisions"] = decisions;
-  out["seconds"] = play_s;
-  out["decisions_per_s"] = play_s > 0 ? decisions / play_s : 0.0;
-  out["games_per_s"] = play_s > 0 ? n_games / play_s : 0.0;
-  out["keyed_decisions_per_s"] = keyed_s > 0 ? keyed_decisions / keyed_s : 0.0;
-  out["clone_ns"] = clone_s * 1e9 / kClones;
+  put_playout_figures(out, n_games, decisions, play, kClones, clone);
+  out["keyed_decisions_per_s"] = keyed.cpu > 0 ? keyed_decisions / keyed.cpu : 0.0;
   out["state_bytes"] = (int)sizeof(State);
   return out;
 }

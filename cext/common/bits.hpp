@@ -4,7 +4,19 @@
 
 namespace atelier {
 
-inline int popcount64(uint64_t x) { return __builtin_popcountll(x); }
+// With POPCNT (a source build for a machine that has it, -mpopcnt) the builtin is one
+// instruction; without it GCC calls libgcc's __popcountdi2, a fifth of an Inventors playout,
+// so a portable build counts with SWAR instead (about a dozen inline instructions).
+inline int popcount64(uint64_t x) {
+#ifdef __POPCNT__
+  return __builtin_popcountll(x);
+#else
+  x = x - ((x >> 1) & 0x5555555555555555ULL);
+  x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+  x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+  return (int)((x * 0x0101010101010101ULL) >> 56);
+#endif
+}
 inline int lsb64(uint64_t x) { return __builtin_ctzll(x); }
 inline uint64_t pop_lsb(uint64_t& x) { uint64_t b = x & (0 - x); x &= x - 1; return b; }
 

@@ -1,6 +1,7 @@
 // Craftsmen edition checks (Craftsmen §3): one line per field, so a bad edition names what is wrong.
 #include "edition.hpp"
 
+#include <cstring>
 #include <set>
 
 #include "../common/movelist.hpp"
@@ -18,6 +19,11 @@ static bool id_ok(const std::string& id) {
   return true;
 }
 
+// "P1" ... "R3" in any case: the notation's money types (DRAW(R1) draws a money card).
+static bool is_money_type(const std::string& id) {
+  return id.size() == 2 && std::strchr("PGBRpgbr", id[0]) && id[0] && id[1] >= '1' && id[1] <= '3';
+}
+
 static std::string lower(std::string s) {
   for (char& c : s) c = (char)std::tolower((unsigned char)c);
   return s;
@@ -33,6 +39,7 @@ std::string Edition::validate() {
     const int want = b < kFirstBasic ? MILL : b < kFirstExtended ? BASIC : b < kFirstAdvanced ? EXTENDED : ADVANCED;
     if (!id_ok(building_ids[b])) return where + ".id: letters, digits and _ only";
     if (!ids.insert(lower(building_ids[b])).second) return where + ".id: duplicate (ids ignore letter case)";
+    if (is_money_type(building_ids[b])) return where + ".id: a money type's name (DRAW(" + building_ids[b] + ") would name a money card)";
     if (d.tier != want) return where + ".tier: expected " + kTierNames[want];
     if (d.top >= kColours) return where + ".top: not one of the 4 colours";
     if (d.bottom >= kColours) return where + ".bottom: not one of the 4 colours";
@@ -95,9 +102,17 @@ std::string Edition::validate() {
   if (k.faceup < 1 || k.faceup > 2) return "constants.faceup_per_building_deck: 1..2";
   if (k.basic_dealt > 4) return "constants.basic_cards_dealt: 0..4";
   if (k.house_dealt != 1) return "constants.extended_house_cards_dealt: must be 1";
-  if (k.max_tokens_held > 15) return "constants.max_privilege_tokens_held: 0..15";
+  if (k.max_priv_held > 15) return "constants.max_privilege_tokens_held: 0..15";
+  if (k.max_work_held > 15) return "constants.max_work_tokens_held: 0..15";
+  if (k.priv_tokens_total > 15) return "constants.privilege_tokens_total: 0..15";
+  if (k.work_tokens_total > 15) return "constants.work_tokens_total: 0..15";
+  if (k.min_bid < 1 || k.min_bid > 45) return "constants.notary_min_bid: 1..45";
   for (int n = 2; n <= kMaxPlayers; ++n) {
-    if (k.tokens_by_players[n] > 15) return "constants.privilege_tokens_by_players: 0..15";
+    const std::string np = std::to_string(n);
+    if (k.priv_tokens_by_players[n] > k.priv_tokens_total)
+      return "constants.privilege_tokens_by_players." + np + ": more than privilege_tokens_total (" + std::to_string(k.priv_tokens_total) + ")";
+    if (k.work_tokens_by_players[n] > k.work_tokens_total)
+      return "constants.work_tokens_by_players." + np + ": more than work_tokens_total (" + std::to_string(k.work_tokens_total) + ")";
     if (k.capacity[n] < 1 || k.capacity[n] > (n == 2 ? 4 : 6)) return "constants.guild_capacity_by_players: 1..2 discs per space";
   }
   if (k.per_player_per_guild > 5 || k.per_player_per_guild_2p > 5) return "constants.max_helpers_per_player_per_guild: 0..5";

@@ -48,8 +48,12 @@ struct ShipData {
 // The numbers of the spec the engine reads from the edition's `constants` (Craftsmen §20).
 struct Constants {
   uint8_t money_dealt = 5, display = 3, basic_dealt = 2, house_dealt = 1, faceup = 2;
-  uint8_t tokens_by_players[6] = {0, 0, 4, 6, 8, 10};  // privilege = work (Craftsmen spec 4.3)
-  uint8_t max_tokens_held = 2;
+  // The two banks by player count (Craftsmen spec 4.3); an edition may make them differ (the
+  // spec's S19 needs 4 privilege tokens with 5 players), each at most its box total.
+  uint8_t priv_tokens_by_players[6] = {0, 0, 4, 6, 8, 10};
+  uint8_t work_tokens_by_players[6] = {0, 0, 4, 6, 8, 10};
+  uint8_t priv_tokens_total = 10, work_tokens_total = 10;
+  uint8_t max_priv_held = 2, max_work_held = 2;
   uint8_t start_ap[5] = {0, 1, 1, 2, 2};
   uint8_t per_player_per_guild = 2, per_player_per_guild_2p = 2;
   uint8_t capacity[6] = {0, 0, 3, 4, 5, 6};
@@ -60,6 +64,7 @@ struct Constants {
   uint8_t set_per_card = 5;
   uint8_t build_cost[4] = {0, 2, 3, 6};
   uint8_t buy_price[4] = {0, 3, 5, 10};
+  uint8_t min_bid = 1;               // the lowest opening bid of a Notary auction (9.4)
   uint8_t mayor_cards[4] = {0, 1, 2, 3};
   uint8_t look_draw = 3;
   uint8_t wp[3] = {3, 4, 5};

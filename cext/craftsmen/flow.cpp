@@ -300,14 +300,14 @@ void Rules::final_phase(State& s) const {
   if (n == 2) {
     if (cnt[0] != cnt[1]) {
       const int q = cnt[0] < cnt[1] ? 0 : 1;
-      if (s.bank_priv > 0 && s.seat[q].priv < ed.c.max_tokens_held) --s.bank_priv, ++s.seat[q].priv;
+      if (s.bank_priv > 0 && s.seat[q].priv < ed.c.max_priv_held) --s.bank_priv, ++s.seat[q].priv;
     }
   } else {
     int lo = 99;
     for (int q = 0; q < n; ++q) lo = std::min(lo, cnt[q]);
     for (int i = n - 1; i >= 0; --i) {  // a short bank gives from the last position forward
       const int q = s.turn_order[i];
-      if (cnt[q] != lo || s.seat[q].priv >= ed.c.max_tokens_held || s.bank_priv == 0) continue;
+      if (cnt[q] != lo || s.seat[q].priv >= ed.c.max_priv_held || s.bank_priv == 0) continue;
       --s.bank_priv;
       ++s.seat[q].priv;
     }

@@ -176,7 +176,8 @@ void Game::initial_state(State& s, Rng& rng) const {
   std::memset(s.guild, kNoSeat, sizeof s.guild);
   std::memset(s.order_track, kNoSeat, sizeof s.order_track);
   for (int w = 0; w < kWarehouseGoods; ++w) s.warehouse[w][0] = s.warehouse[w][1] = 1;
-  s.bank_priv = s.bank_work = C.tokens_by_players[n_];
+  s.bank_priv = C.priv_tokens_by_players[n_];
+  s.bank_work = C.work_tokens_by_players[n_];
   s.bonus_unclaimed = 0xFF;
   s.year = 1;
   s.season = 0;

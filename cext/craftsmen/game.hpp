@@ -5,6 +5,7 @@
 #include <string>
 
 #include "../common/movelist.hpp"
+#include "../common/playout.hpp"
 #include "../common/rng.hpp"
 #include "edition.hpp"
 #include "state.hpp"
@@ -94,6 +95,7 @@ struct Position {
   bool is_chance() const { return st.phase == P_CHANCE; }
   bool chance_free() const { return game->chance_free(st); }
   void legal_moves(MoveList& out) const { game->legal_moves(st, out); }
+  Move random_move(Rng& rng) const { return random_from_list(*this, rng); }
   void apply(Move m) { game->apply(st, m); }
   void sample_chance(Rng& rng) { game->sample_chance(st, rng); }
   // Playouts throw their states away: this ruleset keeps its keys incrementally anyway.

@@ -188,7 +188,7 @@ void Game::legal_moves(const State& s, MoveList& out) const {
         int rank = 0;
         for (int b = kFirstBasic; b < kBuildings; ++b) {
           if (s.bloc[b] != B_FACEUP) continue;
-          for (int x = 1; x <= v && x <= 64; ++x) out.push(auction_move(rank, x));
+          for (int x = ed_.c.min_bid; x <= v && x <= 64; ++x) out.push(auction_move(rank, x));
           ++rank;
         }
         out.push(mk(SKIP));
@@ -243,8 +243,8 @@ void Game::legal_moves(const State& s, MoveList& out) const {
       out.push(mk(DECLINE));
       return;
     case P_TOWN: {
-      if (s.bank_priv > 0 && st.priv < ed_.c.max_tokens_held) out.push(mk(TAKE_PRIVILEGE));
-      if (s.bank_work > 0 && st.work < ed_.c.max_tokens_held) out.push(mk(TAKE_WORK));
+      if (s.bank_priv > 0 && st.priv < ed_.c.max_priv_held) out.push(mk(TAKE_PRIVILEGE));
+      if (s.bank_work > 0 && st.work < ed_.c.max_work_held) out.push(mk(TAKE_WORK));
       if (n_ > 2) {
         bool on = false, room = false;
         for (int i = 0; i < 3; ++i) on |= s.order_track[i] == p, room |= s.order_track[i] == kNoSeat;

@@ -86,7 +86,7 @@ std::string Game::validate(const State& s, bool resumed) const {
     CHECK(st.ap >= 0 && st.ap <= 5000, "seat.ap: out of range");
     CHECK(st.home <= 5 && st.passed <= 1 && st.contributed <= 1 && st.mulliganed <= 1, "seat: flag or helper count out of range");
     CHECK(st.market <= ed_.c.market_max, "seat.market: too many cubes");
-    CHECK(st.priv <= ed_.c.max_tokens_held && st.work <= ed_.c.max_tokens_held, "seat: too many tokens");
+    CHECK(st.priv <= ed_.c.max_priv_held && st.work <= ed_.c.max_work_held, "seat: too many tokens");
     CHECK(!(st.bonus & bonus_seen), "seat.bonus: a bonus token held twice");
     bonus_seen |= st.bonus;
     priv += st.priv;
@@ -105,8 +105,8 @@ std::string Game::validate(const State& s, bool resumed) const {
     CHECK(cubes + transit == kCubes, "seat.supply: the 20 cubes of a seat must be accounted for");
   }
   CHECK(bonus_seen == 0xFF, "bonus_unclaimed: every bonus token is unclaimed or held once");
-  const int tokens = ed_.c.tokens_by_players[n];
-  CHECK(priv == tokens && work == tokens, "bank: tokens in the bank and held must add up");
+  CHECK(priv == ed_.c.priv_tokens_by_players[n], "bank: privilege tokens in the bank and held must add up");
+  CHECK(work == ed_.c.work_tokens_by_players[n], "bank: work tokens in the bank and held must add up");
   for (int w = 0; w < kWarehouseGoods; ++w) {
     CHECK(s.warehouse[w][0] <= 1 + n && s.warehouse[w][1] <= 1 + n, "warehouse: unknown cube");
     CHECK(s.warehouse[w][0] != 0 || s.warehouse[w][1] == 0, "warehouse: a top cube above an empty slot");

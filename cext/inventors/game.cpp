@@ -108,14 +108,16 @@ int Game::current_player(const State& s) const {
 
 // ---- Move generation (spec 5.2-5.6), canonical order (spec 8.13) ------------------------
 
-void Game::legal_moves(const State& s, MoveList& out) const {
-  out.size = 0;
+// One generator, written once, for three sinks: the list (legal_moves), the count and the k-th
+// move (random_move). A sink's push returns false to stop the walk; the list never stops.
+template <class Sink>
+void Game::generate(const State& s, Sink& out) const {
   if (s.phase == REWARD) {
     const unsigned lo = token_lo(s.rw_tokens), hi = token_hi(s.rw_tokens);
-    if (s.rw_left & 1) out.push(make_move(CARD));
-    if (s.rw_left & 2) out.push(make_move(TOKEN, lo));
+    if ((s.rw_left & 1) && !out.push(make_move(CARD))) return;
+    if ((s.rw_left & 2) && !out.push(make_move(TOKEN, lo))) return;
     // Two tokens of one kind are one move (spec 5.6).
-    if ((s.rw_left & 4) && !((s.rw_left & 2) && hi == lo)) out.push(make_move(TOKEN, hi));
+    if ((s.rw_left & 4) && !((s.rw_left & 2) && hi == lo) && !out.push(make_move(TOKEN, hi))) return;
     return;
   }
   if (s.phase != MAIN) return;
@@ -130,7 +132,7 @@ void Game::legal_moves(const State& s, MoveList& out) const {
     if (!hand[k]) continue;
     for (uint64_t m = nibbles_equal(lv, k + 1) & kNibbleOnes; m; m &= m - 1) {
       const unsigned q = lsb64(m) >> 2;
-      out.push(make_move(FRONT, k, q >> 2, q & 3));
+      if (!out.push(make_move(FRONT, k, q >> 2, q & 3))) return;
     }
   }
   // BACK: any token raises a level from 0 to 1.
@@ -140,12 +142,12 @@ void Game::legal_moves(const State& s, MoveList& out) const {
       if (!hand[k]) continue;
       for (uint64_t m = zeros; m; m &= m - 1) {
         const unsigned q = lsb64(m) >> 2;
-        out.push(make_move(BACK, k, q >> 2, q & 3));
+        if (!out.push(make_move(BACK, k, q >> 2, q & 3))) return;
       }
     }
   }
   const unsigned busy = s.busy[p];
-  if (hand[AV] && busy) out.push(make_move(AVAIL));
+  if (hand[AV] && busy && !out.push(make_move(AVAIL))) return;
 
   // WORK: base placement is forced; AK adds exactly min(2, R) cubes anywhere still empty.
   const bool ak = hand[AK] > 0;
@@ -157,19 +159,126 @@ void Game::legal_moves(const State& s, MoveList& out) const {
     for (int j = 0; j < s.ndisplay; ++j) {
       const unsigned card = s.display[j].card;
       const uint32_t base = bytes_min(lvl, empty[j]);
-      if (base) out.push(make_move(WORK, card, i, 0));
+      if (base && !out.push(make_move(WORK, card, i, 0))) return;
       if (!ak) continue;
       const uint32_t rest = empty[j] - base;
       const unsigned R = bytes_sum(rest);
       if (R == 1) {
-        out.push(make_move(WORK, card, i, 1 + (__builtin_ctz(rest) >> 3)));
+        if (!out.push(make_move(WORK, card, i, 1 + (__builtin_ctz(rest) >> 3)))) return;
       } else if (R >= 2) {
         const unsigned pat = rest_pattern(rest);
-        for (int x = 0; x < kPairExtras.count[pat]; ++x) out.push(make_move(WORK, card, i, kPairExtras.extra[pat][x]));
+        for (int x = 0; x < kPairExtras.count[pat]; ++x)
+          if (!out.push(make_move(WORK, card, i, kPairExtras.extra[pat][x]))) return;
       }
     }
   }
   if (busy) out.push(make_move(REST));
+}
+
+namespace {
+struct ListSink {
+  MoveList& ml;
+  bool push(Move m) { ml.push(m); return true; }
+};
+struct CountSink {
+  int n = 0;
+  bool push(Move) { ++n; return true; }
+};
+struct PickSink {
+  int k;
+  Move m = 0;
+  bool push(Move x) { m = x; return k-- > 0; }
+};
+}  // namespace
+
+void Game::legal_moves(const State& s, MoveList& out) const {
+  out.size = 0;
+  ListSink sink{out};
+  generate(s, sink);
+}
+
+// The k-th set bit of x, counting from the lowest (k < popcount(x)).
+static inline unsigned nth_bit(uint64_t x, unsigned k) {
+  for (; k; --k) x &= x - 1;
+  return (unsigned)lsb64(x);
+}
+
+// The move legal_moves(s)[rng.below(size)] would give, with the same draw, without listing:
+// a playout asks for one uniform move. In a main action without an AK token every block of the
+// canonical order (spec 8.13) is a bit set -- FRONT per kind, BACK per kind, AVAIL, WORK per
+// inventor over display slots, REST -- so the count is a few popcounts and the k-th move is
+// found by skipping whole blocks. Rewards (at most 3 moves) and AK work (per-card extras) walk
+// the generator: count, then stop at the k-th.
+// Precondition: s is a decision (it has a legal move).
+Move Game::random_move(const State& s, Rng& rng) const {
+  const int p = s.active;
+  const uint8_t* hand = s.hand[p];
+  if (s.phase != MAIN || hand[AK]) {
+    CountSink count;
+    generate(s, count);
+    PickSink pick{(int)rng.below((uint32_t)count.n)};
+    generate(s, pick);
+    return pick.m;
+  }
+  const uint64_t lv = s.levels[p];
+  const unsigned busy = s.busy[p];
+  uint64_t front[3];
+  unsigned total = 0;
+  for (unsigned k = P2; k <= P4; ++k) {
+    front[k] = hand[k] ? nibbles_equal(lv, k + 1) & kNibbleOnes : 0;
+    total += (unsigned)popcount64(front[k]);
+  }
+  const uint64_t zeros = nibbles_equal(lv, 0) & kNibbleOnes;
+  const unsigned nzero = (unsigned)popcount64(zeros);
+  unsigned kinds = 0;  // token kinds in hand, in kind order
+  for (unsigned k = 0; k < kTokenKinds; ++k) kinds |= (hand[k] ? 1u : 0u) << k;
+  total += nzero * (unsigned)popcount64(kinds);
+  const bool avail = hand[AV] && busy;
+  total += avail;
+  // WORK without AK: inventor i works slot j when some discipline has both a level and an
+  // empty space; slots[d] is the set of slots with an empty space in discipline d.
+  uint32_t slots[kDisciplines] = {0, 0, 0, 0};
+  for (int j = 0; j < s.ndisplay; ++j) {
+    const uint32_t empty = cost32_[s.display[j].card] - load4(s.display[j].filled);
+    for (int d = 0; d < kDisciplines; ++d) slots[d] |= ((empty >> (8 * d)) & 0xFF ? 1u : 0u) << j;
+  }
+  uint32_t works[kInventorsPerTeam];
+  uint64_t t = lv | (lv >> 1);
+  const uint64_t leveled = (t | (t >> 2)) & kNibbleOnes;  // bit 0 of each nonzero level nibble
+  for (unsigned i = 0; i < kInventorsPerTeam; ++i) {
+    works[i] = 0;
+    if (busy & (1u << i)) continue;
+    for (uint64_t m = (leveled >> (16 * i)) & 0x1111; m; m &= m - 1) works[i] |= slots[lsb64(m) >> 2];
+    total += (unsigned)popcount64(works[i]);
+  }
+  total += busy != 0;  // REST
+
+  unsigned k = rng.below(total);
+  for (unsigned t = P2; t <= P4; ++t) {
+    const unsigned n = (unsigned)popcount64(front[t]);
+    if (k < n) {
+      const unsigned q = nth_bit(front[t], k) >> 2;
+      return make_move(FRONT, t, q >> 2, q & 3);
+    }
+    k -= n;
+  }
+  for (unsigned m = kinds; m; m &= m - 1) {
+    if (k < nzero) {
+      const unsigned q = nth_bit(zeros, k) >> 2;
+      return make_move(BACK, (unsigned)lsb64(m), q >> 2, q & 3);
+    }
+    k -= nzero;
+  }
+  if (avail) {
+    if (k == 0) return make_move(AVAIL);
+    --k;
+  }
+  for (unsigned i = 0; i < kInventorsPerTeam; ++i) {
+    const unsigned n = (unsigned)popcount64(works[i]);
+    if (k < n) return make_move(WORK, s.display[nth_bit(works[i], k)].card, i, 0);
+    k -= n;
+  }
+  return make_move(REST);
 }
 
 bool Game::is_legal(const State& s, Move m) const {
@@ -182,54 +291,59 @@ bool Game::is_legal(const State& s, Move m) const {
 
 // ---- Transitions ---------------------------------------------------------------------
 
-void Game::apply(State& s, Move m) const {
-  s.hash ^= header_key(s) ^ reward_key(s, n_);
+void Game::apply(State& s, Move m) const { transition<true>(s, m); }
+void Game::apply_unkeyed(State& s, Move m) const { transition<false>(s, m); }
+
+template <bool K>
+void Game::transition(State& s, Move m) const {
+  if constexpr (K) s.hash ^= header_key(s) ^ reward_key(s, n_);
   const int p = s.active;
   const unsigned a = move_a(m), b = move_b(m), c = move_c(m);
   switch (move_type(m)) {
     case FRONT:
-      set_level(s, p, b, c, a + 2);
-      add_hand(s, p, a, -1);
+      set_level<K>(s, p, b, c, a + 2);
+      add_hand<K>(s, p, a, -1);
       break;
     case BACK:
-      set_level(s, p, b, c, 1);
-      add_hand(s, p, a, -1);
+      set_level<K>(s, p, b, c, 1);
+      add_hand<K>(s, p, a, -1);
       break;
     case AVAIL:
-      add_hand(s, p, AV, -1);
-      set_busy(s, p, 0);
+      add_hand<K>(s, p, AV, -1);
+      set_busy<K>(s, p, 0);
       break;
     case WORK:
-      work(s, a, b, c);
+      work<K>(s, a, b, c);
       break;
     case REST:
-      set_busy(s, p, 0);
+      set_busy<K>(s, p, 0);
       s.active = (uint8_t)((p + 1) % n_);
       break;
     case CARD:
     case TOKEN: {
       const int q = s.rw_seats[s.rw_index];
       if (move_type(m) == CARD) {
-        add_won(s, q, s.rw_card);
+        add_won<K>(s, q, s.rw_card);
         s.rw_left &= ~1;
       } else {
         // Take the low token when it is this kind and still there, else the high one.
         s.rw_left &= (s.rw_left & 2) && token_lo(s.rw_tokens) == a ? ~2 : ~4;
-        add_hand(s, q, a, +1);
+        add_hand<K>(s, q, a, +1);
       }
-      if (++s.rw_index == s.rw_count) finish_reward(s);
+      if (++s.rw_index == s.rw_count) finish_reward<K>(s);
       break;
     }
   }
-  s.hash ^= header_key(s) ^ reward_key(s, n_);
+  if constexpr (K) s.hash ^= header_key(s) ^ reward_key(s, n_);
 }
 
+template <bool K>
 void Game::work(State& s, unsigned card, unsigned inv, unsigned extra) const {
   const int p = s.active;
   int j = 0;
   while (s.display[j].card != card) ++j;
   DisplayCard& dc = s.display[j];
-  s.hash ^= card_key(dc, n_);
+  if constexpr (K) s.hash ^= card_key(dc, n_);
   const uint32_t base = bytes_min(spread_levels(s.levels[p], inv), cost32_[card] - load4(dc.filled));
   uint32_t filled = load4(dc.filled) + base;
   unsigned placed = bytes_sum(base);
@@ -237,25 +351,26 @@ void Game::work(State& s, unsigned card, unsigned inv, unsigned extra) const {
     const Extra& e = kExtras[extra];
     for (int x = 0; x < e.count; ++x) filled += 1u << (8 * e.d[x]);
     placed += e.count;
-    add_hand(s, p, AK, -1);
+    add_hand<K>(s, p, AK, -1);
   }
   std::memcpy(dc.filled, &filled, 4);
   dc.cubes[p] += placed;
   const bool full = filled == cost32_[card];
-  s.hash ^= card_key(dc, n_);
-  set_busy(s, p, s.busy[p] | (1u << inv));
+  if constexpr (K) s.hash ^= card_key(dc, n_);
+  set_busy<K>(s, p, s.busy[p] | (1u << inv));
   if (full)
-    complete(s, j);
+    complete<K>(s, j);
   else
     s.active = (uint8_t)((p + 1) % n_);
 }
 
 // Spec 5.7: statuette to the completer, priority by cubes then clockwise distance from it.
+template <bool K>
 void Game::complete(State& s, int j) const {
   const int holder = s.active;
   s.statuette = (uint8_t)holder;
   const DisplayCard dc = s.display[j];
-  s.hash ^= card_key(dc, n_);
+  if constexpr (K) s.hash ^= card_key(dc, n_);
   for (int t = j; t + 1 < s.ndisplay; ++t) s.display[t] = s.display[t + 1];
   --s.ndisplay;
   std::memset(&s.display[s.ndisplay], 0, sizeof(DisplayCard));
@@ -274,12 +389,13 @@ void Game::complete(State& s, int j) const {
 }
 
 // Spec 5.7.7-8: leftovers are removed from the game; then the age-end check.
+template <bool K>
 void Game::finish_reward(State& s) const {
   s.rw_card = s.rw_tokens = s.rw_left = s.rw_count = s.rw_index = 0;
   std::memset(s.rw_cubes, 0, sizeof s.rw_cubes);
   std::memset(s.rw_seats, 0, sizeof s.rw_seats);
   if (s.ndisplay == 1) {
-    end_age(s);
+    end_age<K>(s);
   } else {
     s.phase = MAIN;
     s.active = (uint8_t)((s.statuette + 1) % n_);
@@ -287,8 +403,9 @@ void Game::finish_reward(State& s) const {
 }
 
 // Spec 5.8: the last card leaves unscored; Age III ends the game.
+template <bool K>
 void Game::end_age(State& s) const {
-  s.hash ^= card_key(s.display[0], n_);
+  if constexpr (K) s.hash ^= card_key(s.display[0], n_);
   std::memset(&s.display[0], 0, sizeof(DisplayCard));
   s.ndisplay = 0;
   s.active = s.statuette;

@@ -33,8 +33,12 @@ class Game {
 
   int current_player(const State& s) const;  // seat, kChancePlayer or kTerminalPlayer
   void legal_moves(const State& s, MoveList& out) const;  // canonical order (spec 8.13)
+  // legal_moves(s)[rng.below(size)] with the same single draw, without building the list.
+  Move random_move(const State& s, Rng& rng) const;
   bool is_legal(const State& s, Move m) const;
   void apply(State& s, Move m) const;         // precondition: is_legal(s, m)
+  // The same transition leaving s.hash stale: for playouts, whose states are thrown away.
+  void apply_unkeyed(State& s, Move m) const;
 
   // Chance (spec §6): the exact sequential sampling procedure; the explicit outcome; its
   // probability. check_reveal returns "" or "field: reason".
@@ -74,10 +78,13 @@ class Game {
   int goal_vp_[kMaxPlayers][kInventorsPerTeam];
   uint32_t cost32_[kCards];  // card costs, one discipline per byte (SWAR move generation)
 
-  void work(State& s, unsigned card, unsigned inv, unsigned extra) const;
-  void complete(State& s, int slot) const;
-  void finish_reward(State& s) const;
-  void end_age(State& s) const;
+  template <class Sink> void generate(const State& s, Sink& out) const;
+  // K: keep s.hash in step (apply) or leave it stale (apply_unkeyed).
+  template <bool K> void transition(State& s, Move m) const;
+  template <bool K> void work(State& s, unsigned card, unsigned inv, unsigned extra) const;
+  template <bool K> void complete(State& s, int slot) const;
+  template <bool K> void finish_reward(State& s) const;
+  template <bool K> void end_age(State& s) const;
 };
 
 // The Game concept as the search sees it: a Game pointer plus a State, trivially copyable.
@@ -93,10 +100,11 @@ struct Position {
   // Reveals open each age (spec 5.8): after Age III's there is no chance left.
   bool chance_free() const { return st.age == 3 && st.phase != CHANCE_REVEAL; }
   void legal_moves(MoveList& out) const { game->legal_moves(st, out); }
+  Move random_move(Rng& rng) const { return game->random_move(st, rng); }
   void apply(Move m) { game->apply(st, m); }
   void sample_chance(Rng& rng) { game->sample_reveal(st, rng); }
-  // Playouts throw their states away: this ruleset keeps its keys incrementally anyway.
-  void playout_apply(Move m) { apply(m); }
+  // Playouts throw their states away: their transitions skip the Zobrist updates.
+  void playout_apply(Move m) { game->apply_unkeyed(st, m); }
   void playout_chance(Rng& rng) { sample_chance(rng); }
   // Reveals are far too many to enumerate (spec 6.1.5): always -1, "sample instead".
   int chance_outcomes(Move*, double*, int) const { return -1; }

@@ -48,7 +48,7 @@ Move Game::greedy_move(const State& s, Rng& rng) const {
   int nties = 0;
   for (int x = 0; x < ml.size; ++x) {
     State child = s;
-    apply(child, ml[x]);
+    apply_unkeyed(child, ml[x]);  // the child is scored and dropped: its key is never read
     const double v = evaluate(*this, child, p);
     if (v > best + 1e-9) {
       best = v;

@@ -7,8 +7,32 @@ namespace atelier::leonardo {
 
 static std::string S(int v) { return std::to_string(v); }
 
+// A move is one lower-case token split by ':' and '+' (docs/notation.md, Leonardo); parsing
+// lower-cases the text and matches it against the printed moves, so a name is lower-case ASCII
+// without the separators, or `moves` would list moves that `apply` refuses. At most 12
+// characters: `favour:b:` with four names then stays within a move's 64 characters.
+static bool kind_name_ok(const std::string& name) {
+  if (name.empty() || name.size() > 12) return false;
+  for (unsigned char ch : name)
+    if (!((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_' || ch == '-')) return false;
+  return true;
+}
+
+std::string Edition::check_kind_names() const {
+  for (int k = 0; k < kKinds; ++k) {
+    const std::string where = "edition: material_kinds[" + S(k) + "]: ";
+    if (!kind_name_ok(kind_names[k]))
+      return where + "\"" + kind_names[k] + "\" is not a valid material name (1 to 12 lower-case letters, digits, "
+             "'_' or '-'; materials appear in move notation, docs/notation.md)";
+    for (int j = 0; j < k; ++j)
+      if (kind_names[j] == kind_names[k]) return where + "\"" + kind_names[k] + "\" is listed twice";
+  }
+  return "";
+}
+
 std::string Edition::validate() {
   const std::string E = "edition: ";
+  if (std::string err = check_kind_names(); !err.empty()) return err;
   uint32_t lower[kLowerTiers] = {0, 0, 0}, gold = 0;
   for (int c = 0; c < kCards; ++c) {
     CardData& d = cards[c];

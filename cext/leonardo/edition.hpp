@@ -72,6 +72,9 @@ struct Edition {
 
   // Spec §1.9 errors: "" when valid, else the first failed check as "edition: ...".
   std::string validate();
+  // The material names' part of validate(): they are printed inside moves (favour:b:iron+wood,
+  // buy:glass), so they follow the notation's rule (docs/notation.md): "" or "edition: ...".
+  std::string check_kind_names() const;
   // Spec §1.9 warnings, each "edition warning: ...".
   std::vector<std::string> warnings() const;
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "../common/movelist.hpp"
+#include "../common/playout.hpp"
 #include "../common/rng.hpp"
 #include "edition.hpp"
 #include "state.hpp"
@@ -150,6 +151,7 @@ struct Position {
   bool is_chance() const { return st.phase == DRAW; }
   bool chance_free() const { return game->chance_free(st); }
   void legal_moves(MoveList& out) const { game->legal_moves(st, out); }
+  Move random_move(Rng& rng) const { return random_from_list(*this, rng); }
   void apply(Move m) { game->apply(st, m); }
   void sample_chance(Rng& rng) { game->sample_chance(st, rng); }
   // Playouts (concept.md): the keys go stale, which a state thrown away never needs.

@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "../common/movelist.hpp"
+#include "../common/playout.hpp"
 #include "../common/rng.hpp"
 
 namespace atelier::testgame {
@@ -85,6 +86,7 @@ struct Position {
   // A prize is revealed before every trick: only the last trick's plays are chance-free.
   bool chance_free() const { return game->chance_free(st); }
   void legal_moves(MoveList& out) const { game->legal_moves(st, out); }
+  Move random_move(Rng& rng) const { return random_from_list(*this, rng); }
   void apply(Move m) { game->apply(st, m); }
   void sample_chance(Rng& rng) { game->sample_chance(st, rng); }
   // Playouts throw their states away: this ruleset keeps its keys incrementally anyway.

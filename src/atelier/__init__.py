@@ -15,7 +15,7 @@ from __future__ import annotations
 from importlib import metadata, resources
 from pathlib import Path
 
-from .errors import InputError
+from .errors import EditionWarning, InputError
 from .games import GAMES, ruleset
 from .jsonfmt import check_plain as _check_plain
 from .jsonfmt import dumps as _dumps
@@ -32,8 +32,9 @@ try:
 except metadata.PackageNotFoundError:  # running from a source tree
     __version__ = "0.1.0"
 
-__all__ = ["open", "load_position", "dump_position", "position_dict", "board_svg", "apply_in_view", "examples", "ruleset",
-           "InputError", "GAMES", "__version__"]
+__all__ = ["open", "load_position", "dump_position", "position_dict", "board_svg", "apply_in_view",
+           "examples", "example_descriptions", "ruleset", "InputError", "EditionWarning", "GAMES",
+           "__version__"]
 
 
 def open(game: str, players: int = 2, seed: int = 0, edition=None, teams=None, **options):  # noqa: A001
@@ -56,7 +57,16 @@ def examples() -> dict[str, Path]:
     """Bundled example positions by name (usable as `example:NAME` wherever a position is read)."""
     root = resources.files("atelier") / "data" / "examples"
     return {p.name[:-5]: p for p in sorted(root.iterdir(), key=lambda p: p.name)
-            if p.name.endswith(".json")}
+            if p.name.endswith(".json") and p.name != "index.json"}
+
+
+def example_descriptions() -> dict[str, str]:
+    """One line per bundled example saying what the position is (data/examples/index.json,
+    written by tools/make_examples.py with the positions)."""
+    import json
+
+    root = resources.files("atelier") / "data" / "examples"
+    return dict(json.loads((root / "index.json").read_text(encoding="utf-8"))["descriptions"])
 
 
 def _read_source(source):

@@ -1,6 +1,8 @@
 """The error users see for anything wrong with what they gave us."""
 from __future__ import annotations
 
+import warnings
+
 # A message echoes what the user typed; past this it is shortened in the middle, keeping the
 # field at the start and the reason at the end.
 MAX_MESSAGE = 1000
@@ -32,3 +34,17 @@ class InputError(ValueError):
 
     def __init__(self, message="", *rest):
         super().__init__(one_line(str(message)), *rest)
+
+
+class EditionWarning(UserWarning):
+    """An edition that loads but looks unintended (Leonardo spec §1.9, Craftsmen §3): play goes
+    on with the edition's values. The message is one line `edition: <field>: <what>`; the CLI
+    prints each as `warning: ...` on stderr."""
+
+
+def warn_edition(lines) -> list[str]:
+    """Issue each warning line of an edition being read (as EditionWarning); returns them."""
+    lines = [one_line(str(x)) for x in lines]
+    for line in lines:
+        warnings.warn(line, EditionWarning, stacklevel=3)
+    return lines

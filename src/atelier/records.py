@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from .errors import InputError, quoted
 from .games import GAMES, ruleset
 from .jsonfmt import check_plain, dumps, load_file
+from .wording import count
 
 FORMAT = "atelier.record/1"
 COLLECTION = "atelier.records/1"   # several records in one file: `atelier play --out FILE`
@@ -104,7 +105,7 @@ class Record:
     def replay(self, to: int | None = None):
         """The position after the first `to` moves (None: all of them)."""
         if to is not None and not 0 <= to <= len(self.moves):
-            raise InputError(f"to: expected 0..{len(self.moves)} (the record has {len(self.moves)} moves), got {to}")
+            raise InputError(f"to: expected 0..{len(self.moves)} (the record has {count(len(self.moves), 'move')}), got {to}")
         if to is None and self._final is not None:
             return self._final.clone()
         s = self.start_state()

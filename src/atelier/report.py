@@ -22,13 +22,29 @@ import atelier
 
 from .drawing import FAINT, FONT, LINE, seat_colour
 from .jsonfmt import finite
+from .wording import count, seat_label
 
 
-def _graph(review, moves: int, colours: list[str], width=760, height=200) -> str:
-    """Each seat's win share after its reviewed moves, against the move number, as SVG."""
-    left, top, right, bottom = 40, 10, 10, 24
+MARK_COLOURS = {"inaccuracy": "#d4ac0d", "mistake": "#e67e22", "blunder": "#c0392b"}   # as the page's tags
+
+
+def _tick_step(moves: int, most: int = 12) -> int:
+    """A round step for the move numbers on the x axis: at most `most` labels."""
+    for step in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000):
+        if moves / step <= most:
+            return step
+    return max(1, moves // most)
+
+
+def _graph(review, moves: int, colours: list[str], width=760, height=210) -> str:
+    """Each seat's win share after its reviewed moves, against the move number, as SVG: the x
+    axis numbered by move, the marked moves as dots (in the mark's colour) on the mover's line,
+    and a cursor line the page moves to the selected position. The page reads the plot area
+    from the svg's data-left / data-plot-width / data-moves, and a click picks the nearest move."""
+    left, top, right, bottom = 40, 10, 14, 34
     w, h = width - left - right, height - top - bottom
-    d = dw.Drawing(width, height)
+    d = dw.Drawing(width, height, data_left=left, data_plot_width=w, data_moves=moves,
+                   style="width: 100%; height: auto; cursor: pointer")
     d.append(dw.Rectangle(0, 0, width, height, fill="#ffffff"))
     for frac in (0, 0.25, 0.5, 0.75, 1):
         y = top + h * (1 - frac)
@@ -38,22 +54,54 @@ def _graph(review, moves: int, colours: list[str], width=760, height=200) -> str
     def x_of(k):
         return left + w * (k / max(moves, 1))
 
+    step = _tick_step(moves)
+    for n in range(0, moves + 1, step):   # n: after move n (the position before move n + 1)
+        d.append(dw.Line(x_of(n), top + h, x_of(n), top + h + 4, stroke=FAINT, stroke_width=1))
+        d.append(dw.Text(str(n), 10, x_of(n), top + h + 15, fill=FAINT, font_family=FONT, text_anchor="middle",
+                         class_="xtick"))
     players = len(colours)
     points = [[] for _ in range(players)]
+    dots = []
     for dec in review.decisions:
         if dec.win_after is not None:
             for p in range(players):
                 points[p].append((x_of(dec.index + 1), top + h * (1 - dec.win_after[p])))
+            if dec.mark:
+                dots.append((x_of(dec.index + 1), top + h * (1 - dec.win_after[dec.seat]), dec))
     for p, pts in enumerate(points):
         if len(pts) >= 2:
             d.append(dw.Lines(*[c for xy in pts for c in xy], close=False, fill="none",
                               stroke=colours[p], stroke_width=2, data_seat=str(p)))
         for x, y in pts:
             d.append(dw.Circle(x, y, 2.2, fill=colours[p]))
+    for x, y, dec in dots:
+        dot = dw.Circle(x, y, 5.5, fill=MARK_COLOURS.get(dec.mark, "#c0392b"), stroke="#ffffff", stroke_width=1.5,
+                        class_="markdot", data_k=str(dec.index), data_mark=dec.mark)
+        dot.append_title(f"move {dec.number}, seat {dec.seat}: {dec.played} ({dec.mark})")
+        d.append(dot)
     d.append(dw.Line(x_of(0), top, x_of(0), top + h, stroke="#333333", stroke_width=1.5,
                      stroke_dasharray="3,3", id="cursor"))
-    d.append(dw.Text("move", 10, left + w, height - 6, fill=FAINT, font_family=FONT, text_anchor="end"))
+    d.append(dw.Text("move", 10, left + w, height - 3, fill=FAINT, font_family=FONT, text_anchor="end"))
     return d.as_svg()
+
+
+def result_line(record, final) -> str | None:
+    """Who won, in words, with a tie on the top score named as won on the tie-break."""
+    if not final.is_terminal():
+        return None
+    scores = list(final.scores())
+    winners = [p for p, r in enumerate(final.returns()) if r > 0]
+    tied = [p for p, x in enumerate(scores) if x == max(scores)]
+    who = lambda p: seat_label(p, record.seats[p])   # noqa: E731
+    if len(winners) > 1:
+        return "shared win: " + ", ".join(who(p) for p in winners)
+    if not winners:
+        return None
+    w = winners[0]
+    if len(tied) > 1 and w in tied:
+        others = ", ".join(who(p) for p in tied if p != w)
+        return f"winner: {who(w)}, on the tie-break (tied on {scores[w]} with {others})"
+    return f"winner: {who(w)}"
 
 
 def review_page(record, review) -> str:
@@ -74,17 +122,19 @@ def review_page(record, review) -> str:
     colours = rs.seat_colours(final) if hasattr(rs, "seat_colours") else [seat_colour(p) for p in range(record.players)]
     data = {"moves": len(record.moves), "decisions": {
         str(d.index): {"seat": d.seat, "played": d.played, "best": d.best, "loss": d.loss, "mark": d.mark,
-                       "method": d.method,
+                       "method": d.method, "line": d.line,
                        "played_value": None if d.played_value is None else vars(d.played_value),
                        "best_value": None if d.best_value is None else vars(d.best_value)}
         for d in review.decisions}}
     env = jinja2.Environment(loader=jinja2.FunctionLoader(_template), autoescape=True,
                              undefined=jinja2.StrictUndefined)
     env.filters["svgsafe"] = _inline_svg
+    env.globals.update(count=count, seat_label=seat_label)
     return env.get_template("review.html.j2").render(
         record=record, review=review, rows=rows, boards=boards, graph=_graph(review, len(record.moves), colours),
         data=finite(data), colours=colours,
-        result=list(final.scores()) if final.is_terminal() else None, version=atelier.__version__)
+        result=list(final.scores()) if final.is_terminal() else None, winner=result_line(record, final),
+        version=atelier.__version__)
 
 
 def _packed(svg: str) -> str:

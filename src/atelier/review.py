@@ -51,6 +51,8 @@ class Decision:
     mark: str | None
     method: str                # alphabeta, expectimax, mcts, ismcts, or forced
     win_after: list[float] | None = None   # every seat's win share after the move played
+    line: list[str] | None = None   # the engine's principal line from here (its best move first;
+                                    # chance outcomes "chance:..."), from the search or the exact solver
 
     @property
     def number(self) -> int:
@@ -101,8 +103,8 @@ def _noise(pv: Value, bv: Value) -> float | None:
 
 
 def _exact(state, seat, exact_nodes, seed):
-    """(per-move {text: Value}, best text, method, per-move win vectors) from the exact solver,
-    or None past the budget (or when any move's value is only bounded)."""
+    """(per-move {text: Value}, best text, method, per-move win vectors, principal line) from the
+    exact solver, or None past the budget (or when any move's value is only bounded)."""
     from . import solvers
 
     if exact_nodes <= 0 or solvers.engine.hidden_information(state):
@@ -116,11 +118,11 @@ def _exact(state, seat, exact_nodes, seed):
     values = {m.text: Value(win=m.win[seat], score=None if m.score is None else m.score[seat], exact=True)
               for m in r.moves}
     wins = {m.text: list(m.win) for m in r.moves}
-    return values, r.best_text, r.solver, wins
+    return values, r.best_text, r.solver, wins, list(r.line)
 
 
 def _search(state, seat, iterations, seconds, threads, seed):
-    """The same four from MCTS, or ISMCTS on the mover's viewpoint when it cannot see everything."""
+    """The same five from MCTS, or ISMCTS on the mover's viewpoint when it cannot see everything."""
     from . import solvers
 
     hidden = solvers.engine.hidden_information(state)
@@ -138,7 +140,7 @@ def _search(state, seat, iterations, seconds, threads, seed):
         values[m.text] = Value(win=m.proven if exact else m.win[seat], score=m.score[seat], exact=exact,
                                ci=None if exact else m.win_ci, visits=m.visits)
         wins[m.text] = list(m.win)
-    return values, r.best_text, r.algorithm, wins
+    return values, r.best_text, r.algorithm, wins, list(r.line)
 
 
 def judge_state(s, k: int, played: str, iterations=None, seconds=None, threads=1, seed=0,
@@ -151,14 +153,14 @@ def judge_state(s, k: int, played: str, iterations=None, seconds=None, threads=1
         return Decision(k, p, played, played, None, None, 0.0, None, "forced")
     dseed = _mix(seed, k) & 0x7FFFFFFF
     got = _exact(s, p, exact_nodes, dseed) or _search(s, p, iterations, seconds, threads, dseed)
-    values, best, method, wins = got
+    values, best, method, wins, line = got
     pv, bv = values.get(played), values.get(best)
     if pv is None:   # cannot happen: the record replays, so the move is legal here
         raise InputError(f"move {k + 1} {played!r}: not among the searched moves")
     loss = max(0.0, bv.win - pv.win) if best != played else 0.0
     exact = pv.exact and bv.exact
     return Decision(k, p, played, best, pv, bv, loss, mark_for(loss, exact, _noise(pv, bv)),
-                    method, wins.get(played))
+                    method, wins.get(played), line or [best])
 
 
 def judge(record, k: int, iterations=None, seconds=None, threads=1, seed=0,

@@ -2,14 +2,14 @@
 when asked for (a pipe gets plain text), the same way for every ruleset's board."""
 from __future__ import annotations
 
-from rich.console import Console
+from .console import make_console
 
 
 def to_text(renderable, width: int = 110, color: bool = False) -> str:
-    console = Console(width=width, record=True, force_terminal=color, color_system="auto" if color else None,
+    console = make_console(width=width, record=True, force_terminal=color, color_system="auto" if color else None,
                       no_color=not color)
     if color and console.color_system is None:   # asked for colour where none is detected (TERM=dumb)
-        console = Console(width=width, record=True, force_terminal=True, color_system="standard")
+        console = make_console(width=width, record=True, force_terminal=True, color_system="standard")
     with console.capture() as cap:
         console.print(renderable)
     return cap.get()

@@ -9,10 +9,11 @@ from __future__ import annotations
 import functools
 import os
 import sys
+import warnings
 
 import click
 
-from ..errors import InputError, quoted  # noqa: F401  quoted: the commands import it from here
+from ..errors import EditionWarning, InputError, quoted  # noqa: F401  quoted: the commands import it from here
 
 USAGE_EXIT = 2
 
@@ -89,6 +90,25 @@ def param_name(param) -> str:
     return param.human_readable_name
 
 
+def print_edition_warnings() -> None:
+    """While a command runs (inside warnings.catch_warnings), every edition warning it reads
+    (an --edition file, an edition embedded in a position or record) prints on stderr as one
+    line `warning: edition: ...`, each once; other warnings keep Python's handling."""
+    shown: set = set()
+    previous = warnings.showwarning
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        if not issubclass(category, EditionWarning):
+            return previous(message, category, filename, lineno, file, line)
+        text = one_line(message)
+        if text not in shown:
+            shown.add(text)
+            click.echo(f"warning: {text}", err=True)
+
+    warnings.simplefilter("always", EditionWarning)
+    warnings.showwarning = show
+
+
 class Group(click.Group):
     """A click group whose every failure, its own parsing errors included, is one error line."""
 
@@ -99,7 +119,9 @@ class Group(click.Group):
         if bad is not None:
             fail(f"argument '{bad}': not valid UTF-8 (arguments are text: moves, file names, numbers)")
         try:
-            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+            with warnings.catch_warnings():
+                print_edition_warnings()
+                return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except _NoArgsIsHelpError as exc:   # bare `atelier`: the help, as click shows it
             click.echo(exc.ctx.get_help(), err=True)
             sys.exit(USAGE_EXIT)

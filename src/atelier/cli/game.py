@@ -11,6 +11,7 @@ import atelier
 from ..errors import InputError
 from ..games import GAMES
 from ..jsonfmt import strict_dumps
+from ..wording import count
 from ..limits import SEED_MAX
 from ..viewpoint import apply_in_view
 from . import main
@@ -222,15 +223,18 @@ def apply(pos, moves, seed, edition):
 @main.command()
 @json_option("Print the names and files as JSON.")
 def examples(as_json):
-    """List the bundled example positions (use them as example:NAME)."""
+    """List the bundled example positions (use them as example:NAME), each with a line saying what it is."""
     found = atelier.examples()
+    about = atelier.example_descriptions()
     if as_json:
         click.echo(strict_dumps({"format": "atelier.examples/1",
-                                 "examples": [{"name": f"example:{name}", "file": str(path)}
+                                 "examples": [{"name": f"example:{name}", "file": str(path),
+                                               "description": about.get(name, "")}
                                               for name, path in found.items()]}))
         return
+    width = max(len(name) for name in found) + len("example:")
     for name in found:
-        click.echo(f"example:{name}")
+        click.echo(f"{'example:' + name:<{width}}  {about.get(name, '')}".rstrip())
 
 
 @main.command()
@@ -272,8 +276,12 @@ def bench(game, players, n_games, seed, core_only, endgame, seconds, openspiel, 
         click.echo(strict_dumps({"format": "atelier.bench/1", **result}, indent=2))
         return
     load = "" if result["load_average"] is None else f", load average {result['load_average']}"
-    click.echo(f"{result['game']}, {players} players, {result['cpu_count']} CPUs ({result['machine']},"
+    core = result["rows"][0]
+    click.echo(f"{result['game']}, {players} players, {result['cpu_count']} CPUs, "
+               f"{result['cpus_available']} available to this process ({result['machine']},"
                f" Python {result['python']}{load})")
+    click.echo(f"  rates are per CPU-second of the measuring thread; the playouts' thread got "
+               f"{core['cpu_share']:.0%} of a CPU (wall figures beside)")
     for row in result["rows"]:
         figures = ", ".join(f"{k} {_fmt(v)}" for k, v in row.items() if k != "what")
         click.echo(f"  {row['what']}: {figures}")
@@ -310,8 +318,8 @@ def _bench_endgame(game, players, n_games, seed, seconds, as_json):
     if as_json:
         click.echo(strict_dumps({"format": "atelier.bench-endgame/1", **r}, indent=2))
         return
-    click.echo(f"{game}, {players} players, {n_games} greedy games from seed {seed}, {r['cpu_count']} CPUs, "
-               f"{seconds:g} s per solve (one core), walking back {r['step']} decisions at a time")
+    click.echo(f"{game}, {players} players, {count(n_games, 'greedy game')} from seed {seed}, {r['cpu_count']} CPUs, "
+               f"{seconds:g} s per solve (one core), walking back {count(r['step'], 'decision')} at a time")
     for row in r["rows"]:
         proof = (f", prove {row['prove_seconds']:.2f} s" if row.get("prove_ok") else "")
         if row.get("margin_seconds") is not None:
@@ -319,7 +327,7 @@ def _bench_endgame(game, players, n_games, seed, seconds, as_json):
                       else f", margins not solved in {seconds:g} s")
         at = f" ({row['nodes']:,} nodes, {row['seconds']:.2f} s{proof})" if row["furthest"] else ""
         whole = ", the whole tail" if row["whole_tail"] else ""
-        click.echo(f"  seed {row['seed']}: solved {row['furthest']} of {row['tail']} decisions back{whole}{at}")
+        click.echo(f"  seed {row['seed']}: solved {row['furthest']} of {count(row['tail'], 'decision')} back{whole}{at}")
     s = r["summary"]
     def x(v, floor=False):
         return "n/a" if v is None else f"{'>= ' if floor else ''}{v:.1f}x"

@@ -11,6 +11,7 @@ import atelier
 from .. import records
 from ..errors import InputError
 from ..jsonfmt import strict_dumps
+from ..wording import count, seat_label
 from ..limits import SEED_MAX
 from . import main
 from .errors import run_guarded
@@ -62,7 +63,7 @@ def record_new(rec, game, players, seed, start_pos, seats, teams, setup, codex, 
     names = None if seats is None else [x.strip() for x in seats.split(",")]
     r = records.new(start, seats=names, meta={"created_by": f"atelier {atelier.__version__}"})
     r.save(rec)
-    click.echo(f"{rec}: new {r.game} record, {r.players} seats; next: {_next(r.replay())}", err=True)
+    click.echo(f"{rec}: new {r.game} record, {count(r.players, 'seat')}; next: {_next(r.replay())}", err=True)
 
 
 def _next(state) -> str:
@@ -106,7 +107,7 @@ def record_add(rec, moves, seed, comment, mark):
     except InputError as exc:
         raise InputError(f"record '{rec}': {exc}; nothing of this call was written") from None
     r.save(rec)
-    click.echo(f"{rec}: {len(r.moves)} moves; next: {_next(s)}", err=True)
+    click.echo(f"{rec}: {count(len(r.moves), 'move')}; next: {_next(s)}", err=True)
 
 
 @record_group.command(name="show")
@@ -120,7 +121,7 @@ def record_show(rec, game_index, as_json):
     if as_json:
         click.echo(strict_dumps(r.to_dict()))
         return
-    click.echo(f"{r.game}, {r.players} players: " + ", ".join(f"seat {p} {n}" for p, n in enumerate(r.seats)))
+    click.echo(f"{r.game}, {r.players} players: " + ", ".join(seat_label(p, n) for p, n in enumerate(r.seats)))
     for k, e in enumerate(r.moves, 1):
         who = "chance" if e["seat"] == "chance" else f"seat {e['seat']}"
         note = "".join(f"  ({e[a]})" for a in ("mark", "comment") if e.get(a))

@@ -64,8 +64,9 @@ def _exact_fields(x) -> dict:
                        "lo": m.bounds[0] if m.bounds else m.value[x.player],
                        "hi": m.bounds[1] if m.bounds else m.value[x.player],
                        "value": m.value, "win": m.win, "score": m.score} for m in x.moves],
-            "line": [{"move": text.removeprefix("chance:"), "move_id": mid, "chance": bool(chance)}
-                     for text, (mid, chance) in zip(x.line, x.line_moves)],
+            "line": [{"move": text.removeprefix("chance:"), "move_id": mid, "chance": bool(chance), "seat": seat}
+                     for text, (mid, chance), seat in zip(x.line, x.line_moves,
+                                                          x.line_seats or [None] * len(x.line))],
             "nodes": x.nodes, "tt_hits": x.tt_hits, "seconds": x.seconds,
             "nodes_per_s": x.nodes_per_s}
 

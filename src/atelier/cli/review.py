@@ -84,8 +84,9 @@ def _v(v) -> str:
 
 
 def _print(rv):
-    from rich.console import Console
     from rich.table import Table
+
+    from ..console import make_console
 
     t = Table(title=f"{rv.game} review: win % and expected score for the mover; = exact", title_justify="left")
     for col, just in (("#", "right"), ("seat", "right"), ("played", "left"), ("value", "right"),
@@ -97,7 +98,7 @@ def _print(rv):
                   best, "" if d.best == d.played else _v(d.best_value),
                   f"{100 * d.loss:.1f}" if d.loss else "", d.mark or "")
     # Not a terminal (a pipe, a file): wide enough that moves are not cut.
-    console = Console(highlight=False, width=None if sys.stdout.isatty() else 140)
+    console = make_console(width=None if sys.stdout.isatty() else 140)
     console.print(t)
     s = Table(title="per seat", title_justify="left")
     for col in ("seat", "name", "decisions", "average loss (win %)", "inaccuracies", "mistakes", "blunders"):

@@ -9,6 +9,7 @@ import click
 
 from ..errors import InputError
 from ..jsonfmt import strict_dumps
+from ..wording import count
 from . import main
 from .errors import run_guarded
 from .options import (GAMES, ITERATIONS, ITERATIONS_RANGE, MEMORY_MB, PLAYERS, SEAT, SECONDS, THREADS, TOP, Whole, edition_option,
@@ -21,9 +22,9 @@ TOO_LARGE_EXIT = 3   # endgame: no exact answer within the node budget (not an i
 
 
 def _console():
-    from rich.console import Console
+    from ..console import make_console
 
-    return Console(stderr=True)
+    return make_console(stderr=True)
 
 
 def _progress_bar(label: str, show: bool):
@@ -117,8 +118,8 @@ class _EndgameProgress:
         from rich.live import Live
         from rich.text import Text
 
-        moves = f", {solved} of {total} moves resolved" if total else ""
-        line = Text(f"solving ({self.solver}): {nodes:,} nodes searched, {seconds:.1f} s{moves}")
+        moves = f", {solved} of {count(total, 'move')} resolved" if total else ""
+        line = Text(f"solving ({self.solver}): {count(nodes, 'node')} searched, {seconds:.1f} s{moves}")
         if self.live is None:
             self.live = Live(line, console=self.console, transient=True, refresh_per_second=4)
             self.live.start()
@@ -199,12 +200,35 @@ def endgame(pos, max_nodes, seconds, objective, prove, solver, paranoid, memory_
     if as_json:
         click.echo(strict_dumps(endgame_json(x)))
         return
-    from rich.console import Console
+    from ..console import make_console
 
     players = solvers.engine.position_info(state)[0]
-    _print_exact(x, objective, Console(width=max(100, 40 + 12 * players)))
-    click.echo("line: " + " ".join(x.line))
+    _print_exact(x, objective, make_console(width=max(100, 40 + 12 * players)))
+    if x.line:
+        click.echo("line: " + line_text(x))
+        click.echo("  (one of the optimal lines: where moves tie, another line keeps the same value and can "
+                   "end in other scores)")
     click.echo(x.best_text)
+
+
+def line_text(x) -> str:
+    """The principal line with the seat that makes each move: 'seat 0 MOVE, seat 1 MOVE, chance OUTCOME'."""
+    seats = x.line_seats or [None] * len(x.line)
+    return ", ".join(f"chance {text.removeprefix('chance:')}" if text.startswith("chance:") or p is None
+                     else f"seat {p} {text}" for text, p in zip(x.line, seats))
+
+
+OBJECTIVES = {"win": "each seat maximises its win share, ties split",
+              "margin": "each seat maximises its score minus the best other score"}
+
+
+def objective_words(x) -> str:
+    """What the title's objective means, in words."""
+    if x.prove:
+        return "the proven result for the mover"
+    if x.paranoid:
+        return f"seat {x.player} maximises its {'win share' if x.objective == 'win' else 'margin'}, every other seat minimises it"
+    return OBJECTIVES.get(x.objective, x.objective)
 
 
 def _fmt_bound(m, player, objective):
@@ -238,8 +262,8 @@ def _print_exact(x, objective, console):
         kind += f", mean of {x.determinizations} exact determinizations"
         if x.viewpoint is not None:
             kind += f" of seat {x.viewpoint}'s view"
-    t = Table(title=f"{kind} ({x.objective}{', paranoid' if x.paranoid else ''}): seat {p} to move, "
-                    f"{x.nodes:,} nodes in {x.seconds:.2f} s ({x.nodes_per_s:,.0f}/s)", title_justify="left")
+    t = Table(title=f"{kind} (objective {x.objective}: {objective_words(x)}): seat {p} to move, "
+                    f"{count(x.nodes, 'node')} in {x.seconds:.2f} s ({x.nodes_per_s:,.0f}/s)", title_justify="left")
     t.add_column("move")
     if x.solver == "alphabeta":
         t.add_column(f"value s{p}", justify="right")
@@ -281,6 +305,9 @@ def _print_exact(x, objective, console):
                    "names the other seats' bots, in seat order (one name: every other seat).")
 @click.option("--players", "-n", type=PLAYERS, default=None, metavar="N",
               help="With --human: the number of seats (default: --human seats plus --bots).")
+@click.option("--start", "start_pos", metavar="POS", default=None,
+              help="With --human: play from this position (a file or example:NAME; a full "
+                   "position of any ruleset, not one whose game is over) instead of a new game.")
 @click.option("--hint-iterations", type=ITERATIONS, default=20000, show_default=True, metavar="N",
               help=f"With --human: the search behind `hint` ({ITERATIONS_RANGE}).")
 @click.option("--ray", "ray_address", is_flag=False, flag_value="local", default=None, metavar="ADDRESS",
@@ -290,7 +317,7 @@ def _print_exact(x, objective, console):
 @edition_option
 @json_option("Machine-readable summary (docs/json.md).")
 @run_guarded
-def play(game, bots, n_games, seed, threads, out, human, players, hint_iterations, ray_address, edition,
+def play(game, bots, n_games, seed, threads, out, human, players, start_pos, hint_iterations, ray_address, edition,
          as_json):
     """Bot matches with seats rotated: win share ± 95%, mean score and margin per bot. With
     --human, a game in the terminal against the bots."""
@@ -305,8 +332,13 @@ def play(game, bots, n_games, seed, threads, out, human, players, hint_iteration
     if human:
         from .human import play_human
 
-        play_human(game.lower(), names, list(human), players, seed, threads, out, edition, hint_iterations)
+        if start_pos is not None and click.get_current_context().get_parameter_source("game").name != "DEFAULT":
+            raise InputError("--game: not with --start (the position names its game)")
+        play_human(game.lower(), names, list(human), players, seed, threads, out, edition, hint_iterations,
+                   start=start_pos)
         return
+    if start_pos is not None:
+        raise InputError("--start: only with --human (a match plays new games)")
     if players is not None:
         raise InputError("--players: only with --human (a match seats one bot per --bots name)")
     out_dir = out is not None and (out.endswith(("/", os.sep)) or os.path.isdir(out))
@@ -335,11 +367,12 @@ def play(game, bots, n_games, seed, threads, out, human, players, hint_iteration
         d.pop("records")
         click.echo(strict_dumps({"format": "atelier.play/1", **d}))
         return
-    from rich.console import Console
     from rich.table import Table
 
+    from ..console import make_console
+
     rot = "" if n_games % len(names) == 0 else f" (not a multiple of {len(names)}: seats not fully balanced)"
-    t = Table(title=f"{game}: {n_games} games, seats rotated{rot}, seed {seed}, {r.seconds:.1f} s",
+    t = Table(title=f"{game}: {count(n_games, 'game')}, seats rotated{rot}, seed {seed}, {r.seconds:.1f} s",
               title_justify="left")
     for col, just in (("bot", "left"), ("games", "right"), ("win %", "right"), ("± 95%", "right"),
                       ("mean score", "right"), ("mean margin", "right")):
@@ -348,7 +381,7 @@ def play(game, bots, n_games, seed, threads, out, human, players, hint_iteration
         ci = f"{100 * s.win_ci:.1f}" if math.isfinite(s.win_ci) else "—"
         t.add_row(s.bot, str(s.games), f"{100 * s.win_share:.1f}", ci,
                   f"{s.mean_score:.2f}", f"{s.mean_margin:+.2f}")
-    Console(highlight=False).print(t)
+    make_console().print(t)
     if out:
         click.echo(f"records written to {out}", err=True)
 

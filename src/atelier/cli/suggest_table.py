@@ -6,6 +6,9 @@ import math
 
 from rich import box
 from rich.console import Console
+
+from ..console import make_console
+from ..wording import count
 from rich.measure import Measurement
 from rich.table import Table
 
@@ -41,8 +44,8 @@ def table(r, top: int) -> tuple[Table, int, bool]:
     algo = r.algorithm + (" + solver" if solver else "")
     if solver and r.proven is not None:
         algo += f" (proven {_PROOF[r.proven]})"
-    t = Table(title=f"{algo}: seat {p} to move, {r.iterations:,} iterations in {r.seconds:.2f} s "
-                    f"({r.iterations_per_s:,.0f}/s, {r.threads} thread{'s' * (r.threads > 1)})",
+    t = Table(title=f"{algo}: seat {p} to move, {count(r.iterations, 'iteration')} in {r.seconds:.2f} s "
+                    f"({r.iterations_per_s:,.0f}/s, {count(r.threads, 'thread')})",
               title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
     rows = []
     for i in shown:
@@ -75,7 +78,7 @@ def fitted_console(renderable, file=None) -> Console:
     """A console at the terminal's width (80 columns when not a terminal), or as wide as
     `renderable` when it is wider: then the terminal wraps the lines, which loses nothing,
     where rich would cut the table's cells to "…"."""
-    console = Console(file=file, highlight=False)
+    console = make_console(file=file)
     need = Measurement.get(console, console.options.update(width=10_000), renderable).maximum
     if need > console.width:
         console.width = need   # (the setter: a width= argument would lose to $COLUMNS)

@@ -121,6 +121,7 @@ class SearchResult(_RootChoice):
     solver: bool = False          # MCTS-Solver ran (two players, win reward, MCTS)
     proven: float | None = None   # the mover's proven win share at the root, when proven
     leaf_solves: tuple[int, int] = (0, 0)   # new leaves handed to alpha-beta, and proven by it
+    line: list[str] = field(default_factory=list)   # principal line: best move, then most visited replies
 
     @property
     def iterations_per_s(self) -> float:
@@ -236,7 +237,40 @@ def _search(algorithm, state, iterations, time, threads, seed, reward, memory_mb
     seconds = engine.now() - t0
     if progress is not None:
         progress(1.0)
-    return _merge(algorithm, state, trees, cur, players, seconds, threads, seed, reward)
+    result = _merge(algorithm, state, trees, cur, players, seconds, threads, seed, reward)
+    result.line = _tree_line(trees, state, result.best_move)
+    return result
+
+
+LINE_MOVES, LINE_VISITS = 8, 3   # a tree's principal line: at most so long, each step this often visited
+
+
+def _tree_line(trees, state, best):
+    """The best move, then in the tree that visited it most the most visited child at each step,
+    while a step has LINE_VISITS visits and applies to `state` (an ISMCTS tree's deeper steps may
+    belong to other determinizations: the line stops there). Chance outcomes are marked "chance:"."""
+    def child(tree, node, move=None):
+        kids = tree.children(node)
+        if move is not None:
+            kids = [c for c in kids if c[1] == move]
+        return max(kids, key=lambda c: c[2], default=None)
+
+    tree = max(trees, key=lambda t: (child(t, 0, best) or (0, 0, -1))[2])
+    s, out, node = state.clone(), [], 0
+    step = child(tree, 0, best)
+    while step is not None and len(out) < LINE_MOVES and (not out or step[2] >= LINE_VISITS):
+        node, move, _ = step
+        chance = s.is_chance()
+        try:
+            text = s.move_to_string(move)
+            getattr(s, "apply_chance", s.apply)(move) if chance else s.apply(move)
+        except (ValueError, RuntimeError, IndexError):
+            break
+        out.append(f"chance:{text}" if chance else text)
+        if s.is_terminal():
+            break
+        step = child(tree, node)
+    return out
 
 
 DEFAULT_LEAF_NODES = 1000   # MCTS-Solver: alpha-beta nodes per null-window test at a new leaf
@@ -397,6 +431,7 @@ class ExactResult(_RootChoice):
     prove: bool = False            # alpha-beta asked only win/draw/loss: the root value, and which moves keep it
     complete: bool = True          # False: stopped; the bounds are what was proven (TooLarge.partial)
     root_bounds: tuple[float, float] | None = None   # alpha-beta: the position's own value
+    line_seats: list = field(default_factory=list)   # per move of `line`: the seat that makes it, None for chance
 
     @property
     def nodes_per_s(self) -> float:
@@ -525,7 +560,7 @@ def expectimax(state, max_nodes=DEFAULT_MAX_NODES, objective="win", paranoid=Fal
     line = runs[0]["line"] if best == runs[0]["best"] else [(moves[best].move, False)]
     return ExactResult(player=cur, objective=objective, paranoid=bool(paranoid), moves=moves,
                        best_index=best, line=_line_text(_line_state(state, seat, seeds), line),
-                       line_moves=line,
+                       line_moves=line, line_seats=_line_seats(_line_state(state, seat, seeds), line),
                        nodes=nodes, tt_hits=sum(r["tt_hits"] for r in runs),
                        seconds=sum(r["seconds"] for r in runs), determinizations=determinizations,
                        viewpoint=viewpoint)
@@ -559,6 +594,16 @@ def _line_state(state, seat, seeds):
     s = state.clone()
     s.determinize(seat, seeds[0])
     return s
+
+
+def _line_seats(state, line):
+    """Who makes each move of the principal line: a seat, or None for a chance outcome."""
+    s = state.clone()
+    out = []
+    for m, chance in line:
+        out.append(None if chance else s.current_player)
+        getattr(s, "apply_chance", s.apply)(m) if chance else s.apply(m)
+    return out
 
 
 def _line_text(state, line):

@@ -51,21 +51,24 @@ def _ismcts_row(state, iterations, threads, seed):
     """ISMCTS iterations/s beside the random-playout rate from the same position, measured
     around it (before and after, averaged) so that a change in the machine's load hits both."""
     n = max(iterations // 2, 1)
-    _, w1, _ = _timed(lambda: engine.random_playouts(state, n, seed))
+    _, _, c1 = _timed(lambda: engine.random_playouts(state, n, seed))
     one, _, c_one = _timed(lambda: ismcts(state, iterations=iterations, threads=1, seed=seed))
-    _, w2, _ = _timed(lambda: engine.random_playouts(state, n, seed + 1))
-    playouts_per_s = 2 * n / (w1 + w2)
+    _, _, c2 = _timed(lambda: engine.random_playouts(state, n, seed + 1))
+    # Per CPU-second, both: the ratio is the search's own cost whatever the machine's load.
+    playouts_per_s = 2 * n / (c1 + c2) if c1 + c2 > 0 else 0.0
+    iterations_per_s = one.iterations / c_one if c_one > 0 else one.iterations_per_s
     row = {"what": "ismcts (hidden information, full-game random playouts)",
-           "iterations": iterations, "iterations_per_s": one.iterations_per_s,
+           "iterations": iterations, "iterations_per_s": iterations_per_s,
+           "iterations_per_wall_s": one.iterations_per_s,
            "playouts_per_s": playouts_per_s,
-           "ratio_to_playouts": one.iterations_per_s / playouts_per_s if playouts_per_s else 0.0,
+           "ratio_to_playouts": iterations_per_s / playouts_per_s if playouts_per_s else 0.0,
            "nodes": one.nodes}
     if threads > 1:
         par, wall, cpu = _timed(lambda: ismcts(state, iterations=iterations * threads,
                                                threads=threads, seed=seed))
         row[f"iterations_per_s_{threads}_threads"] = par.iterations_per_s
         row["speedup"] = par.iterations_per_s / one.iterations_per_s if one.iterations_per_s else 0.0
-        # CPUs this process got while the threads ran: below `threads` the machine was busy,
+        # (speedup: wall rates, threads over one.) CPUs this process got while the threads ran: below `threads` the machine was busy,
         # and the speedup is bounded by it. Iterations per CPU-second, threads over one, is
         # the scaling the load cannot hide: below 1 the threads slow each other down.
         row[f"cpus_used_{threads}_threads"] = cpu / wall if wall > 0 else 0.0
@@ -103,9 +106,12 @@ def _positions(game: str, players: int, seed: int):
 
 
 def _mcts_row(what, state, iterations, threads, seed):
-    one = mcts(state, iterations=iterations, threads=1, seed=seed)
-    row = {"what": what, "iterations": iterations, "iterations_per_s": one.iterations_per_s,
-           "nodes": one.nodes}
+    # One thread: iterations per CPU-second of the process (the search's one thread), which a
+    # busy machine does not change; the wall rate beside it.
+    one, _, cpu = _timed(lambda: mcts(state, iterations=iterations, threads=1, seed=seed))
+    row = {"what": what, "iterations": iterations,
+           "iterations_per_s": one.iterations / cpu if cpu > 0 else one.iterations_per_s,
+           "iterations_per_wall_s": one.iterations_per_s, "nodes": one.nodes}
     if threads > 1:
         par = mcts(state, iterations=iterations * threads, threads=threads, seed=seed)
         row[f"iterations_per_s_{threads}_threads"] = par.iterations_per_s

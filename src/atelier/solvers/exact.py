@@ -88,7 +88,7 @@ def alphabeta(state, objective="win", prove=False, max_nodes=None, time=None, me
     (alphabeta_applies), TooLarge past `max_nodes` or `time` (with `partial` bounds on a single
     solve). Hidden information: like expectimax, K determinizations solved and averaged."""
     from . import (DEFAULT_MAX_NODES, ExactMove, ExactResult, TooLarge, _check_decision, _check_same_moves,
-                   _exact_samples, _line_state, _line_text, cannot_allocate)
+                   _exact_samples, _line_seats, _line_state, _line_text, cannot_allocate)
 
     players, cur, _ = _check_decision(state)
     memory_mb = check_number(memory_mb, "memory_mb", 0.0, MAX_TT_MB, lo_open=True)
@@ -142,6 +142,7 @@ def alphabeta(state, objective="win", prove=False, max_nodes=None, time=None, me
     result = ExactResult(player=cur, objective=objective, paranoid=players > 2, moves=moves,
                          best_index=best if best is not None else 0,
                          line=_line_text(_line_state(state, seat, seeds), line) if line else [], line_moves=line,
+                         line_seats=_line_seats(_line_state(state, seat, seeds), line) if line else [],
                          nodes=nodes, tt_hits=sum(r["tt_hits"] for r in runs), seconds=seconds,
                          determinizations=determinizations, viewpoint=viewpoint,
                          solver="alphabeta", prove=prove, complete=not stopped and best is not None,

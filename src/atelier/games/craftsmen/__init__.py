@@ -7,10 +7,10 @@ from ...errors import InputError
 from .edition import edition_document_of, load_edition
 from .position import position_dict, position_from_dict
 from .exact import bench_ismcts_position, endgame_refusal  # noqa: F401  (search hooks)
-from .render import show
+from .render import show, stage
 from .draw import draw
 
-__all__ = ["open_game", "load_edition", "edition_document_of", "position_dict", "position_from_dict", "show", "draw", "chance_text"]
+__all__ = ["open_game", "load_edition", "edition_document_of", "position_dict", "position_from_dict", "show", "draw", "chance_text", "stage"]
 
 TITLE = "Craftsmen"
 CHANCE_PREFIXES = ("draw(",)   # a chance outcome in notation: DRAW(R2), DRAW(E11) (docs/notation.md)

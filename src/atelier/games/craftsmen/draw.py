@@ -27,6 +27,7 @@ import drawsvg as dw
 
 from ...drawing import FAINT, INK, LINE, Sheet, fit_text, seat_colour, text_width as _width
 from ...errors import InputError
+from ...wording import count as count_of
 from .edition import edition_of
 from .position_dump import GUILDS, SEASONS, TIERS, position_dict
 
@@ -286,7 +287,7 @@ def _header(sheet: Sheet, b: _Board):
         cx += 14
     sheet.key("order_change", ox, ly - 13, max(cx - ox, 14), 18)
     cx += 14
-    sheet.text(cx, ly, f"bank: {doc['bank_priv']} privilege, {doc['bank_work']} work tokens", size=11)
+    sheet.text(cx, ly, f"bank: {doc['bank_priv']} privilege, {count_of(doc['bank_work'], 'work token')}", size=11)
     # Scores at a glance.
     sx = x + w - 10
     for p in reversed(range(b.n)):
@@ -497,7 +498,7 @@ def _buildings(sheet: Sheet, b: _Board):
         y = sheet.y
         pos = _flow(len(pool), MARGIN + 8, MARGIN + INNER - 8, CARD_STEP)
         ph = PANEL_TOP + (pos[-1][0] + 1) * (CARD_H + 6) + 2
-        top = sheet.panel(MARGIN, y, INNER, ph, title=f"Notary look at the {t} deck: {len(pool)} cards",
+        top = sheet.panel(MARGIN, y, INNER, ph, title=f"Notary look at the {t} deck: {count_of(len(pool), 'card')}",
                           colour=ACTIVE)
         for cid, (line, cx) in zip(pool, pos):
             _card(sheet, b, cx, top + line * (CARD_H + 6), cid)
@@ -527,16 +528,16 @@ def _goods(sheet: Sheet, b: _Board):
         sheet.text(x + 10, top + 42, "empty", size=11, fill=LINE)
     ly = top + 78
     deck_n = _money_count(doc["money_deck"])
-    sheet.text(x + 10, ly, f"deck {deck_n} cards", size=11)
+    sheet.text(x + 10, ly, f"deck {count_of(deck_n, 'card')}", size=11)
     for k in ("take_deck", "reward_deck") + (("draw",) if b.chance and b.ctx.get("chance_source") == "money" else ()):
         sheet.key(k, x + 6, ly - 12, mw - 12, 16)
     ly += 16
-    sheet.text(x + 10, ly, f"discard pile {_money_count(doc['discard'])} cards", size=11)
+    sheet.text(x + 10, ly, f"discard pile {count_of(_money_count(doc['discard']), 'card')}", size=11)
     mayor = doc.get("mayor") or {}
     if _money_count(mayor):
         ly += 16
         if "cards" in mayor:
-            sheet.text(x + 10, ly, f"mayor: {mayor['cards']} cards", size=11)
+            sheet.text(x + 10, ly, f"mayor: {count_of(mayor['cards'], 'card')}", size=11)
         else:
             _fit(sheet, x + 10, ly, "mayor: " + " ".join(_money_list(mayor)), mw - 20, size=11)
     # The warehouse: per good its [bottom, top] slots.
@@ -671,7 +672,7 @@ def _seat(sheet: Sheet, b: _Board, p, y):
     my = top + 22
     known, unseen, _, per = _money_layout(seat)
     count = len(known) + unseen
-    label = f"money · {count} card{'s' if count != 1 else ''}"
+    label = f"money · {count_of(count, 'card')}"
     if unseen:
         label += f" ({unseen} unseen)"
     elif "money_unseen" not in seat and count:

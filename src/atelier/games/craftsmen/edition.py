@@ -10,23 +10,42 @@ import json
 from importlib import resources
 
 from ..._core import craftsmen as core
-from ...errors import InputError
-from ...jsonfmt import load_file, loads
+from ...errors import InputError, warn_edition
+from ...jsonfmt import check_plain, load_file, loads
 
 
 class Edition(dict):
-    """A checked edition document."""
+    """A checked edition document; `warnings` holds the Craftsmen §3 warnings (not errors),
+    each `edition: ...`, also issued as atelier.EditionWarning when the edition is read."""
+
+    warnings: list[str] = []
+
+
+TIERS = ("lumber_mills", "basic_buildings", "extended_buildings", "advanced_buildings")
+
+
+def edition_warnings(doc) -> list[str]:
+    """Craftsmen §3: a one-coloured card (top = bottom) is accepted with a warning."""
+    return [f"edition: {tier}[{c['id']}]: one-coloured card (top = bottom = {c['top']}): it is paid "
+            "in its one colour (9.4) and counts two halves of it in town growth (§13)"
+            for tier in TIERS for c in doc[tier] if c["top"] == c["bottom"]]
 
 
 def edition_from_data(doc) -> Edition:
-    """Check an edition document (InputError 'edition: field: reason')."""
+    """Check an edition document (InputError 'edition: field: reason'); its warnings are
+    issued as EditionWarning."""
     if not isinstance(doc, dict):
         raise InputError("edition: expected a JSON object")
+    # The JSON gate of every file (a dict from Python passes it here): a lone surrogate or a NaN
+    # anywhere, display names included, would make a position over this edition unreadable.
+    check_plain(doc, "edition")
     try:
         core.Game(2, doc)   # the constructor reads and checks the whole edition (rules §3)
     except ValueError as exc:
         raise InputError(f"edition: {exc}") from None
-    return Edition(doc)
+    ed = Edition(doc)
+    ed.warnings = warn_edition(edition_warnings(doc))
+    return ed
 
 
 _DEFAULT: Edition | None = None
@@ -81,9 +100,7 @@ def money_counts(ed) -> dict:
 
 def card_names(ed) -> dict:
     """Building id -> its name ("E11" -> "Weaving workshop")."""
-    return {c["id"]: c.get("name", c["id"])
-            for tier in ("lumber_mills", "basic_buildings", "extended_buildings", "advanced_buildings")
-            for c in ed[tier]}
+    return {c["id"]: c.get("name", c["id"]) for tier in TIERS for c in ed[tier]}
 
 
 def hand_limit(ed) -> int:

@@ -8,6 +8,7 @@ from rich.console import Group
 from rich.text import Text
 
 from ...textboard import to_text
+from ...wording import count
 from .edition import card_names, edition_of
 from .position_dump import GUILDS, SEASONS, TIERS, position_dict
 
@@ -43,11 +44,11 @@ def _header(state, doc) -> list:
     change = " ".join(map(str, doc["order_track"])) or "empty"
     bonus = ", ".join(doc["bonus_unclaimed"]) or "none"
     lines.append(Text(f"turn order: {order} · order change track: {change} · bank: "
-                      f"{doc['bank_priv']} privilege, {doc['bank_work']} work tokens · "
+                      f"{doc['bank_priv']} privilege, {count(doc['bank_work'], 'work token')} · "
                       f"unclaimed bonus tokens: {bonus}"))
     mayor = f" · mayor: {_money(doc['mayor'])}" if _count(doc["mayor"]) else ""
-    lines.append(Text(f"money display: {_money(doc['display'])} · money deck {_count(doc['money_deck'])} cards"
-                      f" · discard {_count(doc['discard'])} cards{mayor}"))
+    lines.append(Text(f"money display: {_money(doc['display'])} · money deck {count(_count(doc['money_deck']), 'card')}"
+                      f" · discard {count(_count(doc['discard']), 'card')}{mayor}"))
     return lines
 
 
@@ -69,7 +70,8 @@ def _decks(doc, names) -> list:
     for t in TIERS:
         d = doc["decks"][t]
         unseen = " + ".join(str(len(s)) for s in d["segments"])
-        parts = [f"face up: {_cards(d['faceup'], names)}", f"shuffled {unseen} cards"]
+        total = sum(len(s) for s in d["segments"])   # "0 + 1 card": the noun agrees with the sum
+        parts = [f"face up: {_cards(d['faceup'], names)}", f"shuffled {unseen} {'card' if total == 1 else 'cards'}"]
         if d["top"]:
             parts.insert(1, f"known top: {' '.join(d['top'])}")
         if d["bottom"]:
@@ -89,7 +91,7 @@ def _goods(doc) -> list:
     lines = [Text("warehouse: " + " · ".join(f"{good} {_slot(s[0])} / {_slot(s[1])}"
                                               for good, s in doc["warehouse"].items()))]
     for k, ship in enumerate(doc["ships"]):
-        rows = " · ".join(f"{good} {_slot(s[0])} {_slot(s[1])}" for good, s in ship.items())
+        rows = " · ".join(f"{good} {_slot(s[0])} / {_slot(s[1])}" for good, s in ship.items())
         lines.append(Text(f"ship {k + 1}: {rows}"))
     return lines
 
@@ -111,13 +113,13 @@ def _row(seat, ed_cards, names) -> str:
 
 
 def _seat(state, p, seat, ed_cards, names) -> list:
-    tokens = f"{seat['priv_tokens']} privilege, {seat['work_tokens']} work tokens"
+    tokens = f"{seat['priv_tokens']} privilege, {count(seat['work_tokens'], 'work token')}"
     flags = (" · passed" if seat["passed"] else "") + (" · contributed" if seat["contributed"] else "")
     bonus = f" · bonus: {', '.join(seat['bonus'])}" if seat["bonus"] else ""
     style = "bold" if not state.is_chance() and not state.is_terminal() and state.current_player == p else ""
     return [
         Text(f"seat {p} · {seat['ap']} AP · helpers at home {seat['home']} · {tokens} · market "
-             f"{seat['market']} cubes · supply {seat['supply']} cubes{flags}{bonus}", style=style or "underline"),
+             f"{count(seat['market'], 'cube')} · supply {count(seat['supply'], 'cube')}{flags}{bonus}", style=style or "underline"),
         _money_line(state, p, seat),
         Text(f"  hand: {_cards(seat['hand'], names)}"),
         Text(f"  row: {_row(seat, ed_cards, names)}"),
@@ -128,8 +130,8 @@ def _money_line(state, p, seat) -> Text:
     if "money_unseen" in seat:   # a viewpoint: the cards the seat knows of, and how many it does not
         unseen = seat["money_unseen"]
         known = _money(seat["money"]) if seat["money"] else "none known"
-        return Text(f"  money ({sum(seat['money'].values()) + unseen} cards, {unseen} unseen): {known}")
-    return Text(f"  money ({sum(seat['money'].values())} cards, value {state.hand_value(p)}): {_money(seat['money'])}")
+        return Text(f"  money ({count(sum(seat['money'].values()) + unseen, 'card')}, {unseen} unseen): {known}")
+    return Text(f"  money ({count(sum(seat['money'].values()), 'card')}, value {state.hand_value(p)}): {_money(seat['money'])}")
 
 
 def show(state, width: int = 110, color: bool = False) -> str:
@@ -145,3 +147,9 @@ def show(state, width: int = 110, color: bool = False) -> str:
         parts.append(Text("scores: " + ", ".join(f"seat {p} {s}" for p, s in enumerate(state.scores()))
                           + " · ranking: " + " ".join(map(str, state.ranking())), style="bold"))
     return to_text(Group(*parts), width=width, color=color)
+
+
+def stage(state) -> str:
+    """The part of the game a person is told has begun (`play --human`): the year and season."""
+    f = state.fields()
+    return f"year {f['year']} of 3, {SEASONS[f['season']]}"

@@ -8,9 +8,9 @@ from ...errors import InputError
 from .draw import draw, seat_colours
 from .edition import edition_document_of, load_edition
 from .position import position_dict, position_from_dict
-from .render import chance_text, show
+from .render import chance_text, show, stage
 
-__all__ = ["open_game", "load_edition", "edition_document_of", "position_dict", "position_from_dict", "show", "chance_text", "draw"]
+__all__ = ["open_game", "load_edition", "edition_document_of", "position_dict", "position_from_dict", "show", "chance_text", "draw", "stage"]
 
 TITLE = "Legendary Inventors"
 CHANCE_PREFIXES = ("reveal:",)   # a chance outcome in notation starts so (docs/notation.md)

@@ -1,11 +1,12 @@
 """A readable board for a terminal (`atelier show`): the display, then one panel per seat."""
 from __future__ import annotations
 
-from rich.console import Console, Group
+from rich.console import Group
 from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
+from ...console import make_console
 from ...textboard import to_text
 from .edition import TOKEN_KINDS, TYPE_NAMES
 
@@ -74,7 +75,7 @@ def _display(state, f, ed, width: int) -> list[Table]:
 
 
 def _natural_width(renderable) -> int:
-    console = Console(width=10_000)
+    console = make_console(width=10_000)
     return Measurement.get(console, console.options, renderable).maximum
 
 
@@ -137,3 +138,8 @@ def chance_text(before, after) -> str:
     new = sorted((d for d in after.fields()["display"] if d["card"] not in shown), key=lambda d: d["card"])
     return "reveal:" + ",".join(
         ed.card_ids[d["card"]] + "=" + "+".join(TOKEN_KINDS[k] for k in sorted(d["tokens"])) for d in new)
+
+
+def stage(state) -> str:
+    """The part of the game a person is told has begun (`play --human`): the Age."""
+    return f"Age {AGES[state.fields()['age']]}"

@@ -7,9 +7,9 @@ from .draw import draw
 from .edition import edition_document_of, load_edition
 from .exact import bench_ismcts_position, endgame_refusal  # noqa: F401  (search hooks)
 from .position import position_dict, position_from_dict
-from .render import chance_text, show
+from .render import chance_text, show, stage
 
-__all__ = ["open_game", "load_edition", "edition_document_of", "position_dict", "position_from_dict", "show", "chance_text", "draw"]
+__all__ = ["open_game", "load_edition", "edition_document_of", "position_dict", "position_from_dict", "show", "chance_text", "draw", "stage"]
 
 SETUPS = ("expert", "basic")
 

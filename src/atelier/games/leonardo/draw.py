@@ -24,12 +24,11 @@ elsewhere `place:d:2` or `bid:12` would light up cards 2 and 12.
 """
 from __future__ import annotations
 
-import json
-from functools import lru_cache
-
 from ...drawing import (FAINT, INK, LINE, Sheet, text_width as _width, fit_text as _fit,
                        chip_width as _chip_w, tint as _tint)
 from .position_dump import AREAS, COLOURS, LABS, position_dict
+from ...wording import count
+from .cards import card_info
 from .render import AREA_NAMES, PRICES
 
 WIDTH = 960
@@ -67,7 +66,7 @@ LAB_H = 124
 
 
 def _florins(n) -> str:
-    return f"{n} Florin" if n == 1 else f"{n} Florins"
+    return count(n, 'Florin')
 
 
 def _seat_name(p) -> str:
@@ -81,16 +80,6 @@ def _material_fill(kind, kinds) -> str:
     return OTHER_FILL[i % len(OTHER_FILL)]
 
 
-@lru_cache(maxsize=8)
-def _edition_names(edition_json: str):
-    """Card number -> name, type id -> type name, from the game's edition document."""
-    ed = json.loads(edition_json)
-    names = {c["number"]: c.get("name_en") or c.get("name") or f"card {c['number']}"
-             for c in ed.get("inventions", [])}
-    types = {t["id"]: t.get("name", t["id"]) for t in ed.get("types", [])}
-    return names, types
-
-
 class _Ctx:
     """What the parts of the picture share: the position, its cards and who decides."""
 
@@ -98,7 +87,6 @@ class _Ctx:
         self.state, self.doc = state, doc
         self.game = state.game
         self.kinds = list(self.game.kinds)
-        self.names, self.types = _edition_names(self.game.edition_json)
         self.cards: dict = {}
         self.terminal = state.is_terminal()
         self.chance = state.is_chance()
@@ -109,11 +97,7 @@ class _Ctx:
 
     def card(self, x: int) -> dict:
         if x not in self.cards:
-            c = dict(self.game.card(x))
-            c["mats"] = {k: n for k, n in zip(self.kinds, c["materials"]) if n}
-            c["name"] = self.names.get(x, f"card {x}")
-            c["type_name"] = self.types.get(c["type"], c["type"])
-            self.cards[x] = c
+            self.cards[x] = card_info(self.game, x)
         return self.cards[x]
 
     @property
@@ -333,7 +317,7 @@ def _card_box(sheet: Sheet, ctx: _Ctx, x, y, number):
     mx = x + 8
     for k, n in c["mats"].items():
         mx += _mat_chip(sheet, ctx, mx, y + 60, k, n if n > 1 else None, size=10) + 4
-    sheet.text(x + 8, y + 98, f"{c['weeks']} weeks", size=11)
+    sheet.text(x + 8, y + 98, count(c['weeks'], 'week'), size=11)
     sheet.text(x + 8, y + CARD_H - 10, "reward", size=10, fill=FAINT)
     sheet.text(x + CARD_W - 8, y + CARD_H - 10, f"{c['reward_first']} / {c['reward_later']} Fl",
                size=12, bold=True, anchor="end")
@@ -362,7 +346,7 @@ def _deck_box(sheet: Sheet, ctx: _Ctx, x, y, w) -> float:
     if ctx.chance:
         sheet.key("draw", x, y, w, h)
     sheet.text(x + 8, y + 17, "Deck", size=13, bold=True)
-    sheet.text(x + w - 8, y + 17, f"{size} cards", size=13, bold=True, anchor="end")
+    sheet.text(x + w - 8, y + 17, count(size, 'card'), size=13, bold=True, anchor="end")
     pl = doc["piles"]
     _fit(sheet, x + 8, y + 34, f"from piles: top {pl['top']} · middle {pl['middle']} · bottom {pl['bottom']}",
          w - 16, size=10, fill=FAINT)
@@ -496,7 +480,7 @@ def _lab(sheet: Sheet, ctx: _Ctx, p, seat, which, x, y, keyed):
         return
     if card == "hidden":
         cand = lab.get("cand") or []
-        what = "one of " + " ".join(map(str, cand)) if len(cand) <= 6 else f"one of {len(cand)} cards"
+        what = "one of " + " ".join(map(str, cand)) if len(cand) <= 6 else f"one of {count(len(cand), 'card')}"
         _fit(sheet, x + 8, iy, f"hidden card ({what})", LAB_W - 16, size=11, bold=True, fill=FAINT)
         weeks = None
     else:

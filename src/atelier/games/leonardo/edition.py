@@ -9,26 +9,33 @@ import json
 from importlib import resources
 
 from ..._core import leonardo as core
-from ...errors import InputError
-from ...jsonfmt import load_file, loads
+from ...errors import InputError, warn_edition
+from ...jsonfmt import check_plain, load_file, loads
 
 
 class Edition(dict):
-    """A checked edition document; `warnings` holds the §1.9 warnings (not errors)."""
+    """A checked edition document; `warnings` holds the §1.9 warnings (not errors), each
+    `edition: ...`, also issued as atelier.EditionWarning when the edition is read."""
 
     warnings: list[str] = []
 
 
 def edition_from_data(doc) -> Edition:
-    """Check an edition document (every §1.9 check; InputError 'edition: ...')."""
+    """Check an edition document (every §1.9 check; InputError 'edition: ...'); its §1.9
+    warnings are issued as EditionWarning."""
     if not isinstance(doc, dict):
         raise InputError("edition: expected a JSON object")
+    # The JSON gate of every file (a dict from Python passes it here): a lone surrogate or a NaN
+    # anywhere, display names included, would make a position over this edition unreadable.
+    check_plain(doc, "edition")
     try:
         warnings = core.check_edition(doc)
     except ValueError as exc:
         raise InputError(str(exc)) from None
     ed = Edition(doc)
-    ed.warnings = list(warnings)
+    # The core writes "edition warning: X"; as a warning it is "edition: X" (the CLI prints
+    # "warning: edition: X").
+    ed.warnings = warn_edition(w.replace("edition warning: ", "edition: ", 1) for w in warnings)
     return ed
 
 
