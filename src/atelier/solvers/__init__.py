@@ -284,8 +284,10 @@ def _merge(algorithm, state, trees, cur, players, seconds, threads, seed, reward
             score=score, score_ci=_ci(r["score_sum"][cur], r["score_sq"][cur], n),
             value=[v / d for v in r["value_sum"]],
             proven=None if r["proven"] is None else (r["proven"] if cur == 0 else 1.0 - r["proven"])))
-    best = _best_visited(moves, cur)
     root = next((t.proven_root for t in trees if t.proven_root is not None), None)
+    if root is not None and cur != 0:
+        root = 1.0 - root
+    best = _best_visited(moves, cur, root)
     return SearchResult(
         algorithm=algorithm, player=cur, moves=moves, best_index=best,
         iterations=sum(t.iterations for t in trees), nodes=sum(t.nodes for t in trees),
@@ -294,15 +296,20 @@ def _merge(algorithm, state, trees, cur, players, seconds, threads, seed, reward
         per_tree_iterations=[t.iterations for t in trees],
         signature=[list(t.signature()) for t in trees],
         solver=all(t.solver for t in trees),
-        proven=None if root is None else (root if cur == 0 else 1.0 - root),
+        proven=root,
         leaf_solves=tuple(sum(t.leaf_solves[k] for t in trees) for k in range(2)))
 
 
-def _best_visited(moves, cur):
+def _best_visited(moves, cur, root=None):
     """The most visited move (ties: higher mover value, then the earlier move); with proofs
-    (MCTS-Solver): a proven win first, and never a move proven worse than another's proof."""
+    (MCTS-Solver): a proven win first, and never a move proven worse than another's proof.
+    When the root itself is proven (`root`, the mover's value), only a move proven to reach
+    that value: an unproven move is at most that value and may well be worse (the solver proved
+    the root through a proven child, not through it)."""
     floor = max((m.proven for m in moves if m.proven is not None), default=None)
-    cand = [i for i, m in enumerate(moves) if floor is None or m.proven is None or m.proven >= floor]
+    keep = [i for i, m in enumerate(moves) if root is not None and m.proven == root]
+    cand = keep or [i for i, m in enumerate(moves)
+                    if floor is None or m.proven is None or m.proven >= floor]
     won = [i for i in cand if moves[i].proven == 1.0]
     if won:
         return won[0]
