@@ -142,6 +142,7 @@ def position_info(state):
 
 # One module, one concept per file: the parts below are textually included, in this order,
 # because they share the cdef helpers and the fused position type defined above.
+include "net.pxi"
 include "bots.pxi"
 include "alphabeta.pxi"
 include "mcts.pxi"
