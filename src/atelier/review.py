@@ -98,13 +98,14 @@ def mark_for(loss: float, exact: bool, ci: float | None) -> str | None:
     return None
 
 
-def wilson_half_width(p: float, n: int, z: float = 1.96) -> float | None:
+def wilson_half_width(p: float, n: int, z: float = 1.96) -> float:
     """The 95% half-width of the Wilson score interval of a mean win share `p` over `n` visits:
     never 0 (at p = 0 or 1 it is about z^2 / 2n), so a handful of visits that all agree is still
     called uncertain. A win share in [0, 1] varies at most as a 0/1 outcome does, so the
-    interval is conservative for the model's fractional values. None without visits."""
+    interval is conservative for the model's fractional values. Without visits the search
+    knows nothing of the move: 1, the whole range."""
     if not n:
-        return None
+        return 1.0
     p = min(max(p, 0.0), 1.0)
     zz = z * z / n
     return z / (1.0 + zz) * math.sqrt(p * (1.0 - p) / n + zz / (4.0 * n))
