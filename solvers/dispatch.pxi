@@ -81,11 +81,11 @@ cdef int64_t _op(AnyPos* p, Call* a) noexcept nogil:
         t.apply(ml.moves[a.seat])
         return abline(&t, a.ab, a.v, a.line, a.line_chance, a.nline, a.vals, a.sc)
     if a.op == OP_FEATURES:
-        a.players = leaf_feature_version(p[0])
-        if not 0 < leaf_feature_count(p[0]) <= kLeafMaxFeatures:
+        a.players = p.feature_version()
+        if not 0 < p.feature_count() <= kMaxFeatures:
             return 0
-        leaf_features(p[0], a.seat, a.feat)
-        return leaf_feature_count(p[0])
+        p.features(a.seat, a.feat)
+        return p.feature_count()
     if a.op == OP_CHANCE_FREE:
         return p.chance_free()
     if a.op == OP_HIDDEN:

@@ -16,7 +16,7 @@ from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy, memset
 from libc.math cimport sqrt, log, pow, ceil, tanh
 
-from positions cimport (AnyPos, InvPosition, TestPosition, LeoPosition, CraftPosition, Move, MoveList,
+from positions cimport (AnyPos, InvPosition, TestPosition, LeoPosition, CraftPosition, Move, MoveList, kMaxFeatures,
                         Rng, PosKind, POS_INVENTORS, POS_TESTGAME, POS_LEONARDO, POS_CRAFTSMEN)
 
 cdef extern from "util.hpp" namespace "atelier::search" nogil:
@@ -140,7 +140,7 @@ def position_features(state, seat=None):
     model reads, written from `seat`'s side (default: the seat to move, else seat 0) as a list
     of floats (docs/models.md)."""
     cdef _Pos p = _Pos.of(state)
-    cdef float x[kLeafMaxFeatures]
+    cdef float x[kMaxFeatures]
     cdef int s = (p.current if p.current >= 0 else 0) if seat is None else seat
     if not 0 <= s < p.players:
         raise InputError(f"seat: expected 0..{p.players - 1}, got {seat}")

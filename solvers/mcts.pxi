@@ -243,7 +243,7 @@ cdef void leaf_value(AnyPos* s, Core* c, Rng* rng, double* win, double* reward, 
     cdef int sc[MAX_SEATS]
     cdef double w[MAX_SEATS]
     cdef double v[MAX_SEATS]
-    cdef float x[kLeafMaxFeatures]
+    cdef float x[kMaxFeatures]
     cdef int q, seat, steps = 0
     if c.rollout != 2:
         _playout(s, rng, c.rollout)
@@ -266,7 +266,7 @@ cdef void leaf_value(AnyPos* s, Core* c, Rng* rng, double* win, double* reward, 
             score[q] = sc[q]
     else:
         seat = s.current_player()
-        leaf_features(s[0], seat, x)
+        s.features(seat, x)
         net_forward(c.net, x, w, v)
         for q in range(c.np):
             win[(seat + q) % c.np] = w[q]

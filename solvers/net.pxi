@@ -11,12 +11,6 @@ cdef extern from "valuenet.hpp" namespace "atelier::search" nogil:
     int net_bind(ValueNet* n, float* block, int nf, int np, int nl, const int* hidden, float score_scale)
     void net_forward(const ValueNet* n, const float* x, double* win, double* score)
 
-cdef extern from "leaf.hpp" namespace "atelier::search" nogil:
-    const int kLeafMaxFeatures
-    int leaf_feature_count[P](const P& p)
-    int leaf_feature_version[P](const P& p)
-    void leaf_features[P](const P& p, int seat, float* out)
-
 
 cdef class Net:
     """A Model's network copied once into one contiguous block of float32, for the search's
