@@ -200,7 +200,19 @@ def documented(game):
 
 
 def pattern(doc_name):
-    return re.compile("^" + re.escape(doc_name).replace(r"\{i\}", r"\d+") + "$")
+    """`{i}` an index, `{product}` a product name, `{a,b}` each of a, b."""
+    def part(m):
+        inner = m.group(1)
+        if inner == "i":
+            return r"\d+"
+        if inner == "product":
+            return r"[a-z_]+"
+        return "(" + "|".join(re.escape(x) for x in inner.split(",")) + ")"
+    out, pos = "", 0
+    for m in re.finditer(r"\{([^}]*)\}", doc_name):
+        out += re.escape(doc_name[pos:m.start()]) + part(m)
+        pos = m.end()
+    return re.compile("^" + out + re.escape(doc_name[pos:]) + "$")
 
 
 @pytest.mark.parametrize("game", RULESETS + ["testgame"])
