@@ -16,9 +16,10 @@ def _load():
 
 
 def bench(game: str = "inventors", players: int = 4, games: int = 2000, seed: int = 0,
-          search: bool = True) -> dict:
+          search: bool = True, model=None) -> dict:
     """Random playouts and State copies timed inside C++ (no Python in the loop); with `search`,
-    also MCTS iterations/s (start, mid-game; 1 and 2 threads) and expectimax nodes/s."""
+    also MCTS iterations/s (start, mid-game; 1 and 2 threads), iterations per CPU-second by leaf
+    evaluation (random, greedy, the value model `model` or the bundled one) and expectimax nodes/s."""
     g = ruleset(game).open_game(players=players, seed=seed)
     core = g.bench_core(games, seed)
     result = {
@@ -43,5 +44,5 @@ def bench(game: str = "inventors", players: int = 4, games: int = 2000, seed: in
     if search:
         from .solvers.bench import search_bench
 
-        result["rows"] += search_bench(game, players=players, seed=seed)["rows"]
+        result["rows"] += search_bench(game, players=players, seed=seed, model=model)["rows"]
     return result
