@@ -152,6 +152,16 @@ def test_features_see_the_game_move():
     assert last.features(0)[me_score] == pytest.approx(last.scores()[0] / 40.0)
 
 
+@pytest.mark.parametrize("game,scale", [("inventors", 40), ("leonardo", 40), ("craftsmen", 100)])
+def test_score_feature_is_the_score(game, scale):
+    """`me.score` is the core's score now, at every state (Inventors caches its suites)."""
+    names = atelier.open(game, players=3, seed=1).feature_names()
+    at = names.index("me.score")
+    for st in random_game(game, 3, 8, every=3):
+        for seat in range(3):
+            assert st.features(seat)[at] * scale == pytest.approx(st.scores()[seat], abs=1e-3)
+
+
 @pytest.mark.parametrize("game", RULESETS)
 def test_batch_equals_single_calls(game):
     states = random_game(game, 3, 6, every=11)[:40]
@@ -200,7 +210,19 @@ def documented(game):
 
 
 def pattern(doc_name):
-    return re.compile("^" + re.escape(doc_name).replace(r"\{i\}", r"\d+") + "$")
+    """`{i}` an index, `{product}` a product name, `{a,b}` each of a, b."""
+    def part(m):
+        inner = m.group(1)
+        if inner == "i":
+            return r"\d+"
+        if inner == "product":
+            return r"[a-z_]+"
+        return "(" + "|".join(re.escape(x) for x in inner.split(",")) + ")"
+    out, pos = "", 0
+    for m in re.finditer(r"\{([^}]*)\}", doc_name):
+        out += re.escape(doc_name[pos:m.start()]) + part(m)
+        pos = m.end()
+    return re.compile("^" + out + re.escape(doc_name[pos:]) + "$")
 
 
 @pytest.mark.parametrize("game", RULESETS + ["testgame"])

@@ -6,6 +6,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <time.h>
 #include <stdexcept>
 #include <string>
 
@@ -58,6 +59,40 @@ void add_features(py::module_& m) {
       py::name("features"), py::is_method(state_cls), py::arg("seat"),
       py::doc("numpy float32 (Game.feature_count,): this state from `seat`'s side "
               "(docs/models.md, Features)."));
+  // bench/bench_features.py: ns per features() call and, as the baseline measured in the same
+  // run, ns per legal_moves() at the same state; `reps` calls each, without the GIL. Timed in
+// this thread's CPU time, so a loaded machine's waits are not counted.
+  state_cls.attr("_bench_features") = py::cpp_function(
+      [](const PyStateT& s, py::object reps_obj) {
+        const long long reps = as_int(reps_obj, "reps", 1, 100000000);
+        float buf[kMaxFeatures];
+        MoveList ml;
+        double sink = 0, t_feat = 0, t_moves = 0;
+        {
+          py::gil_scoped_release nogil;
+          const int n = s.pos.num_players();
+          auto now = [] {
+            timespec ts;
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+            return ts.tv_sec * 1e9 + ts.tv_nsec;
+          };
+          const double t0 = now();
+          for (long long r = 0; r < reps; ++r) {
+            s.pos.features((int)(r % n), buf);
+            sink += buf[r % 7];
+          }
+          const double t1 = now();
+          for (long long r = 0; r < reps; ++r) {
+            s.pos.legal_moves(ml);
+            sink += ml.size;
+          }
+          const double t2 = now();
+          t_feat = (t1 - t0) / reps;
+          t_moves = (t2 - t1) / reps;
+        }
+        return py::make_tuple(t_feat, t_moves, sink);
+      },
+      py::name("_bench_features"), py::is_method(state_cls), py::arg("reps"));
 }
 
 }  // namespace

@@ -16,6 +16,40 @@ const char* const kTypeNames[kTypes] = {"type0", "type1", "type2", "type3", "typ
 const char* const kLeft[kDisciplines] = {"left_P", "left_C", "left_M", "left_Ma"};
 const char* const kLevel[kDisciplines] = {"level_P", "level_C", "level_M", "level_Ma"};
 
+// The score of spec §7 now, as Game::score counts it, but with the suites (a DP over the stars,
+// most of the cost) cached per thread by (cards per type, stars): they change only when a card
+// or a star changes hands. tests/test_features.py checks `me.score` against State.scores().
+ScoreDetail score_now(const Game& g, const State& s, int p) {
+  static thread_local uint64_t keys[512];
+  static thread_local int16_t vals[512];
+  ScoreDetail r{};
+  int types[kTypes] = {0};
+  for (uint64_t b = s.won[p]; b; b &= b - 1) {
+    const CardData& c = g.card(lsb64(b));
+    r.cards += c.age;
+    ++types[c.type];
+    ++r.n_cards;
+  }
+  const uint8_t* h = s.hand[p];
+  r.vp_tokens = h[VP1] + 2 * h[VP2] + 3 * h[VP3];
+  for (int i = 0; i < kInventorsPerTeam; ++i) {
+    const InventorData& inv = g.inventor(p, i);
+    bool met = true;
+    for (int d = 0; d < kDisciplines; ++d) met &= s.level(p, i, d) >= inv.goal[d];
+    if (met) r.goals += inv.goal_vp;
+  }
+  uint64_t key = 1 + (uint64_t)h[ST];
+  for (int v = 0; v < kTypes; ++v) key = (key << 6) | (uint64_t)types[v];
+  const int slot = (int)((key * 0x9E3779B97F4A7C15ull) >> 55);
+  if (keys[slot] != key) {
+    keys[slot] = key;
+    vals[slot] = (int16_t)g.score(s, p).suites;
+  }
+  r.suites = vals[slot];
+  r.total = r.cards + r.vp_tokens + r.goals + r.suites;
+  return r;
+}
+
 // Per seat, what the display block and the seat blocks share: scores now.
 struct Context {
   ScoreDetail sd[kMaxPlayers];
@@ -125,7 +159,7 @@ template <class W>
 int emit(W& w, const Game& g, const State& s, int seat) {
   const int n = g.num_players();
   Context cx;
-  for (int p = 0; p < n; ++p) cx.sd[p] = g.score(s, p);
+  for (int p = 0; p < n; ++p) cx.sd[p] = score_now(g, s, p);
   for (int p = 0; p < n; ++p) {
     cx.best_other[p] = -1000;
     for (int q = 0; q < n; ++q)
