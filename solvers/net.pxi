@@ -41,13 +41,27 @@ cdef class Net:
             hidden[k] = int(model.layers[k][0].shape[1])
             if not 1 <= hidden[k] <= kNetMaxWidth:
                 raise InputError(f"model: hidden layer {k + 1} has {hidden[k]} units (1..{kNetMaxWidth})")
-        parts = [model.mean, model.scale]
-        for w, b in model.layers:
-            parts += [w, b]
-        parts += [model.win[0], model.win[1], model.score[0], model.score[1]]
-        size = net_block_size(nf, np_, nl, hidden)
+        # Every array's shape, as the file format checks them (a Model built in Python skips
+        # that check; a transposed matrix of the right size would otherwise be read silently).
         import numpy
-        arr = numpy.concatenate([numpy.ascontiguousarray(p, dtype=numpy.float32).ravel() for p in parts])
+        want = [("mean", model.mean, (nf,)), ("scale", model.scale, (nf,))]
+        width = nf
+        for k in range(nl):
+            want += [(f"W{k + 1}", model.layers[k][0], (width, hidden[k])),
+                     (f"b{k + 1}", model.layers[k][1], (hidden[k],))]
+            width = hidden[k]
+        want += [("Wwin", model.win[0], (width, np_)), ("bwin", model.win[1], (np_,)),
+                 ("Wscore", model.score[0], (width, np_)), ("bscore", model.score[1], (np_,))]
+        parts = []
+        for name, a, shape in want:
+            a = numpy.ascontiguousarray(a, dtype=numpy.float32)
+            if a.shape != shape:
+                raise InputError(f"model: {name}: shape {a.shape}, expected {shape}")
+            if not numpy.all(numpy.isfinite(a)):
+                raise InputError(f"model: {name}: not finite")
+            parts.append(a.ravel())
+        size = net_block_size(nf, np_, nl, hidden)
+        arr = numpy.concatenate(parts)
         if arr.shape[0] != size:
             raise InputError(f"model: {arr.shape[0]} parameters where its shape needs {size}")
         free(self.block)

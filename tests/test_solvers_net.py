@@ -35,3 +35,14 @@ def test_forward_refuses_a_wrong_row_length():
     net = engine.Net(random_model(features=5))
     with pytest.raises(InputError, match="reads 5 values"):
         net.forward(np.zeros((2, 6), np.float32))
+
+
+def test_a_model_built_in_python_with_a_wrong_shape_or_value_is_refused():
+    m = random_model(features=6, hidden=(4,))
+    m.layers = [(m.layers[0][0].T.copy(), m.layers[0][1])]     # (4, 6): as many numbers, wrong shape
+    with pytest.raises(InputError, match="W1: shape"):
+        engine.Net(m)
+    m = random_model(features=6, hidden=(4,))
+    m.score = (m.score[0], np.array([np.nan, 0.0], np.float32))
+    with pytest.raises(InputError, match="bscore: not finite"):
+        engine.Net(m)
