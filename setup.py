@@ -25,7 +25,8 @@ RULES_SOURCES = sorted(
 )
 
 # Header edits must rebuild both modules (setuptools only tracks sources by default).
-HEADERS = sorted(glob.glob("cext/**/*.hpp", recursive=True) + glob.glob("solvers/*.pxd") + glob.glob("solvers/*.pxi"))
+HEADERS = sorted(glob.glob("cext/**/*.hpp", recursive=True) + glob.glob("solvers/*.pxd") + glob.glob("solvers/*.pxi")
+                 + glob.glob("solvers/*.hpp"))
 
 # The rules cores as one static library (build_clib compiles with the interpreter's -fPIC flags).
 RULES_LIB = ("atelier_rules", {

@@ -18,6 +18,8 @@ cdef enum Op:
     OP_ABROOT = 10     # abroot(ab, prove=seat, lo, hi, rlo, rhi): alpha-beta bounds of the root moves
     OP_ABLINE = 11     # abline after root move `seat` with value v: line, returns (vals), scores (sc)
     OP_CHANCE_FREE = 12  # 1 when no chance node can be reached
+    OP_FEATURES = 13   # the value model's features from `seat`'s side into feat; returns the
+                       # count, the feature version in `players`
 
 
 cdef struct Call:
@@ -42,6 +44,7 @@ cdef struct Call:
     int32_t* rhi
     int32_t v
     int* sc
+    float* feat
 
 
 cdef int64_t _op(AnyPos* p, Call* a) noexcept nogil:
@@ -77,6 +80,12 @@ cdef int64_t _op(AnyPos* p, Call* a) noexcept nogil:
         t = p[0]
         t.apply(ml.moves[a.seat])
         return abline(&t, a.ab, a.v, a.line, a.line_chance, a.nline, a.vals, a.sc)
+    if a.op == OP_FEATURES:
+        a.players = p.feature_version()
+        if not 0 < p.feature_count() <= kMaxFeatures:
+            return 0
+        p.features(a.seat, a.feat)
+        return p.feature_count()
     if a.op == OP_CHANCE_FREE:
         return p.chance_free()
     if a.op == OP_HIDDEN:

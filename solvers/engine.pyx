@@ -14,9 +14,9 @@ from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_GetName, PyCapsul
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy, memset
-from libc.math cimport sqrt, log, pow, ceil
+from libc.math cimport sqrt, log, pow, ceil, tanh
 
-from positions cimport (AnyPos, InvPosition, TestPosition, LeoPosition, CraftPosition, Move, MoveList,
+from positions cimport (AnyPos, InvPosition, TestPosition, LeoPosition, CraftPosition, Move, MoveList, kMaxFeatures,
                         Rng, PosKind, POS_INVENTORS, POS_TESTGAME, POS_LEONARDO, POS_CRAFTSMEN)
 
 cdef extern from "util.hpp" namespace "atelier::search" nogil:
@@ -135,6 +135,24 @@ def position_game(state):
     return (<bytes>name).decode().split(".")[1]
 
 
+def position_features(state, seat=None):
+    """(feature_count, feature_version, row) of `state`'s ruleset: the feature vector the value
+    model reads, written from `seat`'s side (default: the seat to move, else seat 0) as a list
+    of floats (docs/models.md)."""
+    cdef _Pos p = _Pos.of(state)
+    cdef float x[kMaxFeatures]
+    cdef int s = (p.current if p.current >= 0 else 0) if seat is None else seat
+    if not 0 <= s < p.players:
+        raise InputError(f"seat: expected 0..{p.players - 1}, got {seat}")
+    cdef Call a
+    memset(&a, 0, sizeof(Call))
+    a.op = OP_FEATURES
+    a.seat = s
+    a.feat = x
+    cdef int n = <int>p.call(&a)
+    return n, a.players, [x[i] for i in range(n)]
+
+
 def position_info(state):
     """(players, current_player, legal move count) as the search sees `state`."""
     cdef _Pos p = _Pos.of(state)
@@ -142,6 +160,7 @@ def position_info(state):
 
 # One module, one concept per file: the parts below are textually included, in this order,
 # because they share the cdef helpers and the fused position type defined above.
+include "net.pxi"
 include "bots.pxi"
 include "alphabeta.pxi"
 include "mcts.pxi"

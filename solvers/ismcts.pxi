@@ -68,7 +68,7 @@ cdef int ismcts_iteration(AnyPos* root, Core* c, Rng* rng) noexcept nogil:
     cdef MoveList ml
     cdef double win[MAX_SEATS]
     cdef double reward[MAX_SEATS]
-    cdef int sc[MAX_SEATS]
+    cdef double sc[MAX_SEATS]
     cdef uint64_t key
     cdef uint64_t* bits = c.legalbits
     cdef Move m
@@ -129,8 +129,7 @@ cdef int ismcts_iteration(AnyPos* root, Core* c, Rng* rng) noexcept nogil:
         depth += 1
         if pick >= 0:
             break       # one new move per iteration: play out from here
-    _playout(&s, rng, c.rollout)
-    terminal_reward(&s, c, win, reward, sc)
+    leaf_value(&s, c, rng, win, reward, sc)
     backup(c, depth, win, reward, sc)
     return 0
 

@@ -41,7 +41,9 @@ cdef struct Core:
     # parameters
     double c_explore, pw_c, pw_alpha
     int reward           # 0 win share, 1 score margin
-    int rollout          # 0 uniform random, 1 greedy
+    int rollout          # 0 uniform random, 1 greedy, 2 the value model (net)
+    const ValueNet* net  # rollout 2: the network (owned by a Python Net the Tree keeps)
+    int leaf_moves       # rollout 2: greedy moves played from a new leaf before the model judges it
     int ismcts, observer
     int root_player, nroot
     double lo, hi        # observed reward range (margin normalisation)
@@ -206,7 +208,73 @@ cdef void terminal_reward(AnyPos* s, Core* c, double* win, double* reward, int* 
                 c.hi = reward[q]
 
 
-cdef void backup(Core* c, int depth, double* win, double* reward, int* sc) noexcept nogil:
+DEF SCORE_TERM = 0.01     # model rollout, win reward: weight of the score term (docs/solvers.md)
+DEF SCORE_TERM_SPAN = 10.0  # ... and the margin (points) at which it is tanh(1) of its weight
+
+
+cdef void model_reward(Core* c, double* win, double* score, double* reward) noexcept nogil:
+    """The reward with the model: the win share plus a small term for the score margin over
+    the best other seat, so that a decided game (every win share 0 or 1) is still played for
+    points; or, with the margin reward, the margin itself."""
+    cdef int q, r
+    cdef double best, m
+    for q in range(c.np):
+        best = -1e300
+        for r in range(c.np):
+            if r != q and score[r] > best:
+                best = score[r]
+        m = score[q] - best if c.np > 1 else 0.0
+        if c.reward == 0:
+            reward[q] = win[q] + SCORE_TERM * tanh(m / SCORE_TERM_SPAN)
+        else:
+            reward[q] = m
+            if m < c.lo:
+                c.lo = m
+            if m > c.hi:
+                c.hi = m
+
+
+cdef void leaf_value(AnyPos* s, Core* c, Rng* rng, double* win, double* reward, double* score) noexcept nogil:
+    """The value of the position an iteration stopped at (a new leaf, a terminal, a proven
+    node): a playout to the end (rollout random or greedy: today's search, exactly), or with
+    the model (rollout 2) `leaf_moves` greedy moves and the chance events on the way, then the
+    network from the side of the seat to move, its outputs rotated back to absolute seats;
+    a terminal reached on the way gives its exact returns and scores."""
+    cdef int sc[MAX_SEATS]
+    cdef double w[MAX_SEATS]
+    cdef double v[MAX_SEATS]
+    cdef float x[kMaxFeatures]
+    cdef int q, seat, steps = 0
+    if c.rollout != 2:
+        _playout(s, rng, c.rollout)
+        terminal_reward(s, c, win, reward, sc)
+        for q in range(c.np):
+            score[q] = sc[q]
+        return
+    while not s.is_terminal():
+        if s.is_chance():
+            s.playout_chance(rng[0])
+        elif steps < c.leaf_moves:
+            s.playout_apply(s.greedy_move(rng[0]))
+            steps += 1
+        else:
+            break
+    if s.is_terminal():
+        s.returns(win)
+        s.scores(sc)
+        for q in range(c.np):
+            score[q] = sc[q]
+    else:
+        seat = s.current_player()
+        s.features(seat, x)
+        net_forward(c.net, x, w, v)
+        for q in range(c.np):
+            win[(seat + q) % c.np] = w[q]
+            score[(seat + q) % c.np] = v[q]
+    model_reward(c, win, score, reward)
+
+
+cdef void backup(Core* c, int depth, double* win, double* reward, double* sc) noexcept nogil:
     cdef int i, q
     cdef int32_t node
     cdef double* rs
@@ -221,7 +289,7 @@ cdef void backup(Core* c, int depth, double* win, double* reward, int* sc) noexc
             rs[q] += win[q]
             rs[c.np + q] += win[q] * win[q]
             rs[2 * c.np + q] += sc[q]
-            rs[3 * c.np + q] += <double>sc[q] * sc[q]
+            rs[3 * c.np + q] += sc[q] * sc[q]
     c.iterations += 1
 
 
@@ -265,7 +333,7 @@ cdef int mcts_iteration(AnyPos* root, Core* c, Rng* rng) noexcept nogil:
     cdef double pr[CHANCE_CAP]
     cdef double win[MAX_SEATS]
     cdef double reward[MAX_SEATS]
-    cdef int sc[MAX_SEATS]
+    cdef double sc[MAX_SEATS]
     cdef double score, bests, allowed
     cdef uint64_t seed, total, r
     cdef Rng crng
@@ -280,7 +348,7 @@ cdef int mcts_iteration(AnyPos* root, Core* c, Rng* rng) noexcept nogil:
                 and leaf_due(c, node) and s.chance_free()):
             solver_leaf(&s, c, node, c.leaf_nodes * c.visits[node] // LEAF_SCALE)
         if c.solver and node != 0 and c.plo[node] == c.phi[node]:
-            break   # proven: its exact value replaces the playout's win below (the scores stay the playout's)
+            break   # proven: its exact value replaces the leaf's win below (the scores stay the leaf's)
         if depth >= MAX_DEPTH - 1:
             break
         if c.kind[node] == K_DECISION:
@@ -351,8 +419,7 @@ cdef int mcts_iteration(AnyPos* root, Core* c, Rng* rng) noexcept nogil:
         c.path[depth] = ch
         depth += 1
         node = ch
-    _playout(&s, rng, c.rollout)
-    terminal_reward(&s, c, win, reward, sc)
+    leaf_value(&s, c, rng, win, reward, sc)
     if c.solver:
         solver_backup(c, depth, win, reward)
     backup(c, depth, win, reward, sc)

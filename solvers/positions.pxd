@@ -13,6 +13,9 @@ cdef extern from "common/movelist.hpp" namespace "atelier" nogil:
         int size
         Move moves[1024]
 
+cdef extern from "common/features.hpp" namespace "atelier" nogil:
+    const int kMaxFeatures
+
 cdef extern from "common/rng.hpp" namespace "atelier" nogil:
     cdef cppclass Rng:
         Rng()
@@ -44,6 +47,9 @@ cdef extern from "inventors/game.hpp" nogil:
         uint64_t infoset_key(int)
         void determinize(int, Rng&)
         Move greedy_move(Rng&)
+        int feature_count()
+        int feature_version()
+        void features(int, float*)
 
 cdef extern from "testgame/game.hpp" nogil:
     cdef cppclass TestPosition "atelier::testgame::Position":
@@ -67,6 +73,9 @@ cdef extern from "testgame/game.hpp" nogil:
         uint64_t infoset_key(int)
         void determinize(int, Rng&)
         Move greedy_move(Rng&)
+        int feature_count()
+        int feature_version()
+        void features(int, float*)
 
 cdef extern from "leonardo/game.hpp" nogil:
     cdef cppclass LeoPosition "atelier::leonardo::Position":
@@ -90,6 +99,9 @@ cdef extern from "leonardo/game.hpp" nogil:
         uint64_t infoset_key(int)
         void determinize(int, Rng&)
         Move greedy_move(Rng&)
+        int feature_count()
+        int feature_version()
+        void features(int, float*)
 
 cdef extern from "craftsmen/game.hpp" nogil:
     cdef cppclass CraftPosition "atelier::craftsmen::Position":
@@ -113,6 +125,9 @@ cdef extern from "craftsmen/game.hpp" nogil:
         uint64_t infoset_key(int)
         void determinize(int, Rng&)
         Move greedy_move(Rng&)
+        int feature_count()
+        int feature_version()
+        void features(int, float*)
 
 ctypedef fused AnyPos:
     InvPosition

@@ -8,6 +8,11 @@ Legendary Inventors; it also exposes chance_outcomes / apply_chance for brute-fo
 from cpython.pycapsule cimport PyCapsule_New
 from libc.stdint cimport uint16_t, uint64_t
 from libcpp.string cimport string
+from libcpp.vector cimport vector
+
+import numpy as np
+
+from atelier.errors import InputError
 
 from positions cimport Move, MoveList, Rng, TestPosition
 
@@ -19,6 +24,11 @@ cdef extern from "testgame/game.hpp" namespace "atelier::testgame" nogil:
         string move_to_string(const CState&, Move)
     cdef cppclass CState "atelier::testgame::State":
         pass
+
+cdef extern from "testgame/features.hpp" namespace "atelier::testgame" nogil:
+    int feature_count(const CGame&)
+    int feature_version(const CGame&)
+    vector[string] feature_names(const CGame&)
 
 cdef extern from *:
     """
@@ -61,6 +71,17 @@ cdef class Game:
         s.game = self
         testgame_init(&s.pos, self.g)
         return s
+
+    @property
+    def feature_count(self):
+        return feature_count(self.g[0])
+
+    @property
+    def feature_version(self):
+        return feature_version(self.g[0])
+
+    def feature_names(self):
+        return [x.decode() for x in feature_names(self.g[0])]
 
     def dealt_state(self, seed):
         """The start after the deal and first prize reveal, sampled with `seed`."""
@@ -166,6 +187,16 @@ cdef class State:
         cdef double out[8]
         self.pos.returns(out)
         return [out[i] for i in range(self.pos.num_players())]
+
+    def features(self, seat):
+        """numpy float32 (Game.feature_count,): this state from `seat`'s side."""
+        n = self.pos.num_players()
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise InputError(f"seat: expected 0..{n - 1}, got {seat!r}")
+        out = np.zeros(self.pos.feature_count(), dtype=np.float32)
+        cdef float[::1] buf = out
+        self.pos.features(<int>seat, &buf[0])
+        return out
 
     def move_to_string(self, int m):
         return testgame_move_text(&self.pos, <uint16_t>m).decode()

@@ -38,6 +38,7 @@ cdef class Tree:
     cdef Rng rng
     cdef _Pos pos
     cdef bint ready
+    cdef Net net     # rollout "model": the network the leaves are judged by (kept alive here)
 
     def __cinit__(self):
         self.ready = False
@@ -45,7 +46,8 @@ cdef class Tree:
 
     def __init__(self, state, *, uint64_t seed=0, double exploration=1.0, str reward="win",
                  str rollout="random", int64_t max_nodes=1000000, bint ismcts=False,
-                 double pw_c=1.0, double pw_alpha=0.5, bint solver=False, int64_t leaf_nodes=0):
+                 double pw_c=1.0, double pw_alpha=0.5, bint solver=False, int64_t leaf_nodes=0,
+                 Net net=None, int leaf_moves=0):
         # Every parameter is checked here too (atelier.solvers checks them first, with the
         # user's names): a NaN or negative constant would make the selection meaningless.
         if not (0.0 <= exploration <= 1e300):
@@ -58,8 +60,12 @@ cdef class Tree:
             raise ValueError(f"max_nodes: expected 2..{MAX_ARENA:,} (32-bit node indices), got {max_nodes}")
         if reward not in ("win", "margin"):
             raise ValueError(f"reward '{reward}': expected win or margin")
-        if rollout not in ("random", "greedy"):
-            raise ValueError(f"rollout '{rollout}': expected random or greedy")
+        if rollout not in ("random", "greedy", "model"):
+            raise ValueError(f"rollout '{rollout}': expected random, greedy or model")
+        if (rollout == "model") != (net is not None):
+            raise ValueError("rollout: a net goes with rollout 'model' and only with it")
+        if not 0 <= leaf_moves <= 10000:
+            raise ValueError(f"leaf_moves: expected 0..10000, got {leaf_moves}")
         # A second __init__ on the same object starts over: free what the first one made.
         self.ready = False
         core_free(&self.c)
@@ -77,7 +83,17 @@ cdef class Tree:
         self.c.pw_c = pw_c
         self.c.pw_alpha = pw_alpha
         self.c.reward = 0 if reward == "win" else 1
-        self.c.rollout = 0 if rollout == "random" else 1
+        self.c.rollout = {"random": 0, "greedy": 1, "model": 2}[rollout]
+        if net is not None:
+            n_feat, version, _ = position_features(state)
+            if (net.players != self.pos.players or net.features != n_feat
+                    or net.feature_version != version):
+                raise ValueError(f"model: reads {net.features} features (version "
+                                 f"{net.feature_version}) of {net.players} seats; this position "
+                                 f"has {n_feat} (version {version}) and {self.pos.players} seats")
+            self.net = net
+            self.c.net = &net.n
+            self.c.leaf_moves = leaf_moves
         self.c.ismcts = ismcts
         self.c.observer = cur
         if solver and (ismcts or reward != "win" or self.pos.players != 2):

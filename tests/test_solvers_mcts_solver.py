@@ -102,3 +102,29 @@ def test_solver_switch():
         solvers.mcts(s, iterations=10, leaf_nodes=-1)
     r = run("suggest", "example:inventors-late", "-i", "3000", "--no-solver", "--json")
     assert r.exit_code == 0 and not json.loads(r.stdout)["solver"]
+
+
+REPRO = __import__("pathlib").Path(__file__).parent / "repro" / "inventors-mcts-solver-proven-draw.json"
+
+
+@pytest.mark.parametrize("seed", range(0, 20, 3))
+def test_a_proven_root_recommends_a_move_proven_to_reach_its_value(seed):
+    # repro/inventors-mcts-solver-proven-draw.json: the root is proven a draw, and the most
+    # visited move (work:lovelace:III10) was unproven and is a loss; the recommendation must
+    # be a move proven at the root's value, one that alpha-beta proves reaches it.
+    from atelier.cli.options import read_position
+
+    state = read_position(str(REPRO), None)
+    r = solvers.mcts(state, iterations=2000, seed=seed)
+    assert r.proven == 0.5
+    assert r.best.proven == r.proven
+    exact = solvers.solve(state, prove=True)
+    by_text = {m.text: m.bounds for m in exact.moves}
+    assert by_text[r.best_text][0] >= r.proven
+
+
+def test_a_proven_root_through_the_cli_recommends_a_proven_move():
+    out = run("suggest", REPRO, "--iterations", "2000", "--seed", "1141", "--json")
+    d = json.loads(out.stdout)
+    best = d["moves"][d["best_index"]]
+    assert d["proven"] == 0.5 and best["proven"] == 0.5 and d["best"] != "work:lovelace:III10"

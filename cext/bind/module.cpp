@@ -8,6 +8,7 @@ namespace py = pybind11;
 void bind_inventors(py::module_& m);
 void bind_leonardo(py::module_& m);
 void bind_craftsmen(py::module_& m);
+void bind_features(py::module_& inventors, py::module_& leonardo, py::module_& craftsmen);
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "atelier rules cores (C++). Use the atelier package API rather than this module.";
@@ -19,4 +20,5 @@ PYBIND11_MODULE(_core, m) {
   bind_leonardo(leonardo);
   auto craftsmen = m.def_submodule("craftsmen", "Craftsmen rules core");
   bind_craftsmen(craftsmen);
+  bind_features(inventors, leonardo, craftsmen);  // State.features, Game.feature_* (features.cpp)
 }

@@ -7,6 +7,7 @@
 #include "../common/movelist.hpp"
 #include "../common/playout.hpp"
 #include "../common/rng.hpp"
+#include "features.hpp"
 #include "edition.hpp"
 #include "state.hpp"
 
@@ -111,6 +112,10 @@ struct Position {
   }
   uint64_t hash() const { return game->compute_hash(st); }
   Move greedy_move(Rng& rng) const { return game->greedy_move(st, rng); }
+  // Features (concept.md): the state from `seat`'s side, feature_count() floats.
+  int feature_count() const { return craftsmen::feature_count(*game); }
+  int feature_version() const { return kFeatureVersion; }
+  void features(int seat, float* out) const { write_features(*game, st, seat, out); }
   uint64_t infoset_key(int seat) const { return game->infoset_key(st, seat); }
   // A real state always has a deal (itself): on a refusal the state stays as it is.
   void determinize(int seat, Rng& rng) { game->determinize(st, seat, rng); }

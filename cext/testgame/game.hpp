@@ -10,6 +10,7 @@
 #include "../common/movelist.hpp"
 #include "../common/playout.hpp"
 #include "../common/rng.hpp"
+#include "features.hpp"
 
 namespace atelier::testgame {
 
@@ -101,6 +102,10 @@ struct Position {
   uint64_t infoset_key(int seat) const { return game->infoset_key(st, seat); }
   void determinize(int seat, Rng& rng) { game->determinize(st, seat, rng); }
   Move greedy_move(Rng& rng) const { return game->greedy_move(st, rng); }
+  // Features (concept.md): the state from `seat`'s side, feature_count() floats.
+  int feature_count() const { return testgame::feature_count(*game); }
+  int feature_version() const { return kFeatureVersion; }
+  void features(int seat, float* out) const { write_features(*game, st, seat, out); }
 };
 
 static_assert(std::is_trivially_copyable<Position>::value, "Position must be memcpy-able");

@@ -24,9 +24,10 @@ def _cpus():
 
 
 def bench(game: str = "inventors", players: int = 4, games: int = 2000, seed: int = 0,
-          search: bool = True) -> dict:
+          search: bool = True, model=None) -> dict:
     """Random playouts and State copies timed inside C++ (no Python in the loop); with `search`,
-    also MCTS iterations/s (start, mid-game; 1 and 2 threads) and expectimax nodes/s.
+    also MCTS iterations/s (start, mid-game; 1 and 2 threads), iterations per CPU-second by leaf
+    evaluation (random, greedy, the value model `model` or the bundled one) and expectimax nodes/s.
 
     Rates are per CPU-second of the measuring thread (a loaded machine slows the wall clock,
     not the work done per CPU-second); the wall figures stand beside them, and `cpu_share` (CPU
@@ -59,5 +60,5 @@ def bench(game: str = "inventors", players: int = 4, games: int = 2000, seed: in
     if search:
         from .solvers.bench import search_bench
 
-        result["rows"] += search_bench(game, players=players, seed=seed)["rows"]
+        result["rows"] += search_bench(game, players=players, seed=seed, model=model)["rows"]
     return result

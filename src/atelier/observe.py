@@ -5,6 +5,7 @@
     observe.observation(state, seat)          # canonical JSON of what `seat` sees now
     observe.information_state(state, seat, history=[...])   # ... plus the seat's own moves
     observe.observation_tensor(states, seat)  # numpy float32 (N, F)
+    observe.features(states, seat)            # numpy float32 (N, F): the value model's input
 
 The texts are canonical JSON (sorted keys, no spaces) of `atelier.position_dict(state,
 viewpoint=seat)` for the rulesets with hidden information (Leonardo, Craftsmen), and of the full
@@ -39,7 +40,7 @@ _STATIC = {
 }
 
 __all__ = ["chance_outcomes", "observation", "information_state", "observation_tensor",
-           "seen_dict", "encode", "TENSOR_SIZE"]
+           "features", "seen_dict", "encode", "TENSOR_SIZE"]
 
 
 def _game_name(state) -> str:
@@ -199,6 +200,47 @@ def observation_tensor(states, seat, extras=None) -> np.ndarray:
             d = dict(d, extra=extras[i])
         arr[i] = encode(d, game)
     return arr
+
+
+def features(states, seat) -> np.ndarray:
+    """A float32 array (N, F) of the ruleset's feature vectors (docs/models.md, Features): row
+    i is `states[i].features(seat)`, or `states[i].features(seat[i])` when `seat` is one seat
+    per state. One ruleset and player count per batch (F = Game.feature_count). Unlike
+    observation_tensor, a feature vector reads the full state (the value model's input, called
+    by the search on determinized states); on a loaded viewpoint it reads its placeholder deal."""
+    if hasattr(states, "features") or isinstance(states, (str, bytes, dict)):
+        raise InputError("states: expected a list of states, got one state")
+    try:
+        states = list(states)
+    except TypeError:
+        raise InputError(f"states: expected a list of states, got {type(states).__name__}") from None
+    if not states:
+        raise InputError("states: expected at least one state")
+    for i, s in enumerate(states):
+        if not hasattr(s, "features") or not hasattr(s, "game"):
+            raise InputError(f"states[{i}]: expected a State, got {type(s).__name__}")
+    first = states[0]
+    game, players, size = _game_name(first), first.game.players, first.game.feature_count
+    for i, s in enumerate(states):
+        if _game_name(s) != game or s.game.players != players or s.game.feature_count != size:
+            raise InputError(f"states[{i}]: expected states of one ruleset and player count "
+                             f"({game}, {players} players), got {_game_name(s)} with {s.game.players}")
+    per_state = isinstance(seat, (list, tuple, np.ndarray))
+    if per_state:
+        seats = list(seat)
+        if len(seats) != len(states):
+            raise InputError(f"seat: expected one seat per state ({len(states)}), got {len(seats)}")
+    else:
+        seats = [seat] * len(states)
+    out = np.empty((len(states), size), dtype=np.float32)
+    for i, (s, p) in enumerate(zip(states, seats)):
+        if isinstance(p, np.integer):
+            p = int(p)
+        if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < players:
+            where = f"seat[{i}]" if per_state else "seat"
+            raise InputError(f"{where}: expected 0..{players - 1}, got {p!r}")
+        out[i] = s.features(p)
+    return out
 
 
 def _install() -> None:

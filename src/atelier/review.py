@@ -6,9 +6,11 @@ and expected score), the loss between them, and a mark by the win-share loss:
     inaccuracy >= 0.05, mistake >= 0.10, blunder >= 0.20
 
 Values are exact (alpha-beta or expectimax, marked exact) wherever the exact solver answers within
-`exact_nodes` nodes, MCTS-Solver proofs count as exact too; elsewhere they are MCTS estimates,
-and then a mark also needs the loss to exceed its own 95% half-width (from the two moves'
-estimates), so that search noise is not called a mistake. In a game with hidden information each decision is
+`exact_nodes` nodes, MCTS-Solver proofs count as exact too; elsewhere they are MCTS estimates
+(the value model's by default, `rollout`), and then a mark also needs the loss to exceed its own
+95% half-width (from the two moves' Wilson intervals, which never collapse to zero width however
+few the visits), so that search noise is not called a mistake. Each seat gets an accuracy %
+from its win-share losses (lichess's formula, docs/records.md "Accuracy"). In a game with hidden information each decision is
 searched from the mover's viewpoint (ISMCTS over what that seat knew then), never from the full
 record. A forced decision (one legal move) is listed, not searched.
 
@@ -35,7 +37,7 @@ class Value:
     win: float                 # the mover's win share (ties split)
     score: float | None        # the mover's expected final score
     exact: bool
-    ci: float | None = None    # 95% half-width of an estimated win share
+    ci: float | None = None    # 95% half-width of an estimated win share (Wilson, by its visits)
     visits: int | None = None
 
 
@@ -53,6 +55,7 @@ class Decision:
     win_after: list[float] | None = None   # every seat's win share after the move played
     line: list[str] | None = None   # the engine's principal line from here (its best move first;
                                     # chance outcomes "chance:..."), from the search or the exact solver
+    evaluation: str | None = None   # a search's leaf values: "model", "random" or "greedy"
 
     @property
     def number(self) -> int:
@@ -66,6 +69,7 @@ class SeatSummary:
     decisions: int
     average_loss: float
     marks: dict = field(default_factory=dict)
+    accuracy: float | None = None   # 0..100 from the win-share losses (accuracy()); None: none judged
 
 
 @dataclass
@@ -96,6 +100,39 @@ def mark_for(loss: float, exact: bool, ci: float | None) -> str | None:
     return None
 
 
+def wilson_half_width(p: float, n: int, z: float = 1.96) -> float:
+    """The 95% half-width of the Wilson score interval of a mean win share `p` over `n` visits:
+    never 0 (at p = 0 or 1 it is about z^2 / 2n), so a handful of visits that all agree is still
+    called uncertain. A win share in [0, 1] varies at most as a 0/1 outcome does, so the
+    interval is conservative for the model's fractional values. Without visits the search
+    knows nothing of the move: 1, the whole range."""
+    if not n:
+        return 1.0
+    p = min(max(p, 0.0), 1.0)
+    zz = z * z / n
+    return z / (1.0 + zz) * math.sqrt(p * (1.0 - p) / n + zz / (4.0 * n))
+
+
+def move_accuracy(loss: float) -> float:
+    """Accuracy % of one decision from its win-share loss, lichess's curve with the win share
+    in percent: 103.1668 exp(-0.04354 * 100 loss) - 3.1669, clamped to 0..100 (a loss of 0
+    scores 100, 0.05 about 80, 0.20 about 39, 0.50 about 8)."""
+    a = 103.1668 * math.exp(-0.04354 * 100.0 * max(loss, 0.0)) - 3.1669
+    return min(100.0, max(0.0, a))
+
+
+def accuracy(losses) -> float | None:
+    """A seat's accuracy % over its judged decisions: the mean of the arithmetic and harmonic
+    means of the per-decision accuracies (each at least 1 in the harmonic mean), as lichess
+    combines them, so one blunder weighs more than in a plain average. None without decisions."""
+    acc = [move_accuracy(x) for x in losses]
+    if not acc:
+        return None
+    arith = sum(acc) / len(acc)
+    harm = len(acc) / sum(1.0 / max(a, 1.0) for a in acc)
+    return (arith + harm) / 2.0
+
+
 def _noise(pv: Value, bv: Value) -> float | None:
     """The 95% half-width of the loss (played minus best), from the two estimates' own."""
     cis = [v.ci for v in (pv, bv) if not v.exact and v.ci is not None]
@@ -118,11 +155,12 @@ def _exact(state, seat, exact_nodes, seed):
     values = {m.text: Value(win=m.win[seat], score=None if m.score is None else m.score[seat], exact=True)
               for m in r.moves}
     wins = {m.text: list(m.win) for m in r.moves}
-    return values, r.best_text, r.solver, wins, list(r.line)
+    return values, r.best_text, r.solver, wins, list(r.line), None
 
 
-def _search(state, seat, iterations, seconds, threads, seed):
-    """The same five from MCTS, or ISMCTS on the mover's viewpoint when it cannot see everything."""
+def _search(state, seat, iterations, seconds, threads, seed, rollout="model", model=None):
+    """The same five from MCTS (or ISMCTS on the mover's viewpoint when it cannot see everything),
+    and the evaluation its leaves had."""
     from . import solvers
 
     hidden = solvers.engine.hidden_information(state)
@@ -131,20 +169,23 @@ def _search(state, seat, iterations, seconds, threads, seed):
 
         # What the mover knew then: its viewpoint, the hidden parts sampled again.
         state = atelier.load_position(atelier.dump_position(state, viewpoint=seat), seed=seed)
-        r = solvers.ismcts(state, iterations=iterations, time=seconds, threads=threads, seed=seed)
+        r = solvers.ismcts(state, iterations=iterations, time=seconds, threads=threads, seed=seed,
+                           rollout=rollout, model=model)
     else:
-        r = solvers.mcts(state, iterations=iterations, time=seconds, threads=threads, seed=seed)
+        r = solvers.mcts(state, iterations=iterations, time=seconds, threads=threads, seed=seed,
+                         rollout=rollout, model=model)
     values, wins = {}, {}
     for m in r.moves:
         exact = m.proven is not None
         values[m.text] = Value(win=m.proven if exact else m.win[seat], score=m.score[seat], exact=exact,
-                               ci=None if exact else m.win_ci, visits=m.visits)
+                               ci=None if exact else wilson_half_width(m.win[seat], m.visits),
+                               visits=m.visits)
         wins[m.text] = list(m.win)
-    return values, r.best_text, r.algorithm, wins, list(r.line)
+    return values, r.best_text, r.algorithm, wins, list(r.line), r.evaluation
 
 
 def judge_state(s, k: int, played: str, iterations=None, seconds=None, threads=1, seed=0,
-                exact_nodes=DEFAULT_EXACT_NODES) -> Decision:
+                exact_nodes=DEFAULT_EXACT_NODES, rollout="model", model=None) -> Decision:
     """The Decision of move `k` (`played`, in notation) from `s`, the position before it. Its
     search seed derives from `seed` and `k` alone, so decisions can be judged in any order."""
     p = s.current_player
@@ -152,19 +193,20 @@ def judge_state(s, k: int, played: str, iterations=None, seconds=None, threads=1
     if len(legal) == 1:
         return Decision(k, p, played, played, None, None, 0.0, None, "forced")
     dseed = _mix(seed, k) & 0x7FFFFFFF
-    got = _exact(s, p, exact_nodes, dseed) or _search(s, p, iterations, seconds, threads, dseed)
-    values, best, method, wins, line = got
+    got = _exact(s, p, exact_nodes, dseed) or _search(s, p, iterations, seconds, threads, dseed,
+                                                      rollout, model)
+    values, best, method, wins, line, evaluation = got
     pv, bv = values.get(played), values.get(best)
     if pv is None:   # cannot happen: the record replays, so the move is legal here
         raise InputError(f"move {k + 1} {played!r}: not among the searched moves")
     loss = max(0.0, bv.win - pv.win) if best != played else 0.0
     exact = pv.exact and bv.exact
     return Decision(k, p, played, best, pv, bv, loss, mark_for(loss, exact, _noise(pv, bv)),
-                    method, wins.get(played), line or [best])
+                    method, wins.get(played), line or [best], evaluation)
 
 
 def judge(record, k: int, iterations=None, seconds=None, threads=1, seed=0,
-          exact_nodes=DEFAULT_EXACT_NODES) -> Decision:
+          exact_nodes=DEFAULT_EXACT_NODES, rollout="model", model=None) -> Decision:
     """The Decision of move `k` of `record` (a Record or its dict, atelier.record/1), the position
     rebuilt from the record: what a Ray worker runs for one decision (atelier.distributed)."""
     from . import records
@@ -172,13 +214,15 @@ def judge(record, k: int, iterations=None, seconds=None, threads=1, seed=0,
     if isinstance(record, dict):
         record = records.from_dict(record)
     return judge_state(record.replay(to=k), k, record.moves[k]["move"], iterations, seconds, threads, seed,
-                       exact_nodes)
+                       exact_nodes, rollout, model)
 
 
 def review(record, seat=None, iterations=None, seconds=None, threads=1, seed=0,
-           exact_nodes=DEFAULT_EXACT_NODES, progress=None, runner=None) -> Review:
+           exact_nodes=DEFAULT_EXACT_NODES, progress=None, runner=None, rollout="model",
+           model=None) -> Review:
     """Judge every decision of `record` (an atelier.records.Record), of `seat` only or of all.
-    `progress(done, total)` after each decision.
+    `progress(done, total)` after each decision. `rollout` and `model` as in solvers.mcts
+    (default: the package's value model for the game, random playouts when it has none).
 
     `runner(record_dict, todo, settings, progress)`: judges the decisions `todo` (move indices)
     elsewhere, each as `judge(record_dict, k, **settings)` (atelier.distributed), and returns
@@ -188,8 +232,22 @@ def review(record, seat=None, iterations=None, seconds=None, threads=1, seed=0,
     if iterations is None and seconds is None:
         iterations = DEFAULT_ITERATIONS
     todo = [k for k, e in enumerate(record.moves) if e["seat"] != "chance" and (seat is None or e["seat"] == seat)]
+    from . import model as model_file
+    from . import solvers
+    from .limits import check_choice
+
+    rollout = check_choice(rollout, "rollout", solvers.ROLLOUTS)
+    model_name = None
+    if model is not None:
+        if rollout != "model":
+            raise InputError(f"model: rollout '{rollout}' uses no model (use rollout 'model')")
+        if isinstance(model, model_file.Model):
+            model_name = model.provenance.get("name") or "(given)"
+        else:
+            model_name = str(model)
+            model_file.load(model)   # a bad file is refused before any decision is judged
     settings = {"iterations": iterations, "seconds": seconds, "threads": threads, "seed": seed,
-                "exact_nodes": exact_nodes}
+                "exact_nodes": exact_nodes, "rollout": rollout, "model": model}
     if runner is not None:
         got = {d.index: d for d in runner(record.to_dict(), todo, settings, progress)}
         if sorted(got) != todo:
@@ -212,9 +270,12 @@ def review(record, seat=None, iterations=None, seconds=None, threads=1, seed=0,
         judged = [d for d in mine if d.method != "forced"]
         summary.append(SeatSummary(p, record.seats[p], len(mine),
                                    sum(d.loss for d in judged) / len(judged) if judged else 0.0,
-                                   {name: sum(d.mark == name for d in mine) for name in MARK_NAMES}))
+                                   {name: sum(d.mark == name for d in mine) for name in MARK_NAMES},
+                                   accuracy(d.loss for d in judged)))
     settings = {"seat": seat, "iterations": iterations, "time": seconds, "threads": threads, "seed": seed,
-                "exact_nodes": exact_nodes}
+                "exact_nodes": exact_nodes, "rollout": rollout,
+                "model": model_name,
+                "evaluation": sorted({d.evaluation for d in decisions if d.evaluation})}
     return Review(record.game, list(record.seats), decisions, summary, settings)
 
 

@@ -256,9 +256,12 @@ def examples(as_json):
                    "equal iterations, same positions (needs atelier[openspiel]).")
 @click.option("--iterations", "-i", type=Whole(1, 1_000_000), default=200, show_default=True, metavar="N",
               help="--openspiel: iterations per position, each side.")
+@click.option("--model", "model", metavar="FILE", default=None,
+              help="The value model timed in the leaf-evaluation rows (default: the bundled one, else a "
+                   "stand-in of the usual shape with random weights).")
 @json_option("Print the figures as JSON.")
 @run_guarded
-def bench(game, players, n_games, seed, core_only, endgame, seconds, openspiel, iterations, as_json):
+def bench(game, players, n_games, seed, core_only, endgame, seconds, openspiel, iterations, model, as_json):
     """Speed figures: the C++ core (random playouts, state copies) and the search (MCTS
     iterations/s at the start and mid-game, thread speedup, expectimax nodes/s); with
     --endgame, the exact solver's reach instead; with --openspiel, the ratio to OpenSpiel's bots."""
@@ -271,7 +274,8 @@ def bench(game, players, n_games, seed, core_only, endgame, seconds, openspiel, 
     from ..bench import bench as run_bench
 
     players = players or 4
-    result = run_bench(game, players=players, games=n_games or 20000, seed=seed, search=not core_only)
+    result = run_bench(game, players=players, games=n_games or 20000, seed=seed, search=not core_only,
+                       model=model)
     if as_json:
         click.echo(strict_dumps({"format": "atelier.bench/1", **result}, indent=2))
         return

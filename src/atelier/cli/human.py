@@ -136,7 +136,8 @@ class HumanGame:
                    threads=self.threads)
         for m in sorted(r.moves, key=lambda m: -m.visits)[:3]:
             self.echo(f"  hint: {m.text:<28} win {100 * m.win[seat]:5.1f}%  visits {m.visits:,}")
-        self.echo(f"  hint: play {r.best_text}")
+        how = "value model" if r.evaluation == "model" else f"{r.evaluation} playouts"
+        self.echo(f"  hint: play {r.best_text}  ({how})")
 
     def draw(self, s, k):
         """The chance outcome at `s`: the first kept one (undone earlier) that is an outcome here,

@@ -106,3 +106,14 @@ def read_position(pos: str, edition: str | None = None):
     if pos.startswith("example:"):
         return atelier.load_position(pos, edition=edition)
     return atelier.load_position(Path(pos), edition=edition)
+
+
+rollout_option = click.option(
+    "--rollout", type=click.Choice(["model", "random", "greedy"]), default="model", show_default=True,
+    help="How the search values a new leaf: the value model (the package's model for the game and "
+         "player count, or --model; random playouts when there is none), uniformly random "
+         "playouts, or greedy playouts.")
+
+model_option = click.option(
+    "--model", "model", metavar="FILE", default=None,
+    help="A value-model file (atelier.model/1, docs/models.md) instead of the bundled one.")

@@ -44,7 +44,8 @@ def suggest_json(r) -> dict:
             "nodes": r.nodes, "seconds": r.seconds, "iterations_per_s": r.iterations_per_s,
             "threads": r.threads, "seed": r.seed, "memory_full": r.memory_full,
             "per_tree_iterations": r.per_tree_iterations, "signature": r.signature,
-            "solver": r.solver, "proven": r.proven, "leaf_solves": list(r.leaf_solves)}
+            "solver": r.solver, "proven": r.proven, "leaf_solves": list(r.leaf_solves),
+            "evaluation": r.evaluation, "model": r.model}
 
 
 def endgame_json(x) -> dict:

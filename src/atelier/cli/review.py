@@ -9,7 +9,8 @@ from .. import records
 from ..jsonfmt import strict_dumps
 from . import main
 from .errors import run_guarded
-from .options import ITERATIONS, ITERATIONS_RANGE, SEAT, SECONDS, THREADS, Whole, json_option, seed_option
+from .options import (ITERATIONS, ITERATIONS_RANGE, SEAT, SECONDS, THREADS, Whole, json_option, model_option,
+                      rollout_option, seed_option)
 from .records import game_index_option
 from .search import _progress_bar
 
@@ -32,14 +33,27 @@ from .search import _progress_bar
 @click.option("--ray", "ray_address", is_flag=False, flag_value="local", default=None, metavar="ADDRESS",
               help="Judge the decisions on a Ray cluster (docs/ray.md): alone, a local one started here; "
                    "'auto' the one the environment names; or ray://HOST:PORT, HOST:PORT. The same review.")
+@rollout_option
+@model_option
 @game_index_option
 @json_option("Print the review as JSON (atelier.review/1).")
 @run_guarded
 def review(rec, seat, iterations, seconds, threads, exact_nodes, seed, html_file, annotate_file, ray_address,
-           game_index, as_json):
+           rollout, model, game_index, as_json):
     """Judge every decision of the record REC: the value of the move played and of the engine's
-    best move, the loss, and a mark (inaccuracy >= 0.05, mistake >= 0.10, blunder >= 0.20 of
-    win share lost). Values marked = are exact."""
+    best move, the loss, a mark, and per seat the average loss and an accuracy %.
+
+    \b
+    Values are the mover's win share (and expected score): exact (marked =) where the exact
+    solver answers within --exact-nodes, else from the search (the value model by default,
+    --rollout).
+    Loss = best move's win share - the played move's (never below 0).
+    Marks by loss: inaccuracy >= 0.05, mistake >= 0.10, blunder >= 0.20.
+    Noise rule: an estimated (not exact) loss is marked only when it exceeds its own 95%
+    half-width, sqrt(a^2 + b^2) of the two moves' Wilson intervals (by their visits; never
+    zero width), so a move the search barely looked at is not called a mistake.
+    Accuracy % per seat: lichess's curve of each loss, 103.17 exp(-4.354 loss) - 3.17,
+    averaged as (arithmetic + harmonic mean) / 2 (docs/records.md)."""
     from ..review import DEFAULT_EXACT_NODES, review as run_review
 
     r = records.load(rec, game_index)
@@ -58,7 +72,8 @@ def review(rec, seat, iterations, seconds, threads, exact_nodes, seed, html_file
     with _progress_bar("reviewing", show) as update:
         rv = run_review(r, seat=seat, iterations=iterations, seconds=seconds, threads=threads, seed=seed,
                         exact_nodes=DEFAULT_EXACT_NODES if exact_nodes is None else exact_nodes,
-                        progress=lambda done, total: update(done / max(total, 1)), runner=run_on)
+                        progress=lambda done, total: update(done / max(total, 1)), runner=run_on,
+                        rollout=rollout, model=model)
     if html_file:
         from ..report import review_page
 
@@ -101,9 +116,11 @@ def _print(rv):
     console = make_console(width=None if sys.stdout.isatty() else 140)
     console.print(t)
     s = Table(title="per seat", title_justify="left")
-    for col in ("seat", "name", "decisions", "average loss (win %)", "inaccuracies", "mistakes", "blunders"):
+    for col in ("seat", "name", "decisions", "average loss (win %)", "accuracy %", "inaccuracies", "mistakes",
+                "blunders"):
         s.add_column(col, justify="left" if col == "name" else "right")
     for x in rv.summary:
-        s.add_row(str(x.seat), x.name, str(x.decisions), f"{100 * x.average_loss:.2f}", str(x.marks["inaccuracy"]),
+        s.add_row(str(x.seat), x.name, str(x.decisions), f"{100 * x.average_loss:.2f}",
+                  "" if x.accuracy is None else f"{x.accuracy:.1f}", str(x.marks["inaccuracy"]),
                   str(x.marks["mistake"]), str(x.marks["blunder"]))
     console.print(s)

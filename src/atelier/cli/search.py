@@ -12,8 +12,8 @@ from ..jsonfmt import strict_dumps
 from ..wording import count
 from . import main
 from .errors import run_guarded
-from .options import (GAMES, ITERATIONS, ITERATIONS_RANGE, MEMORY_MB, PLAYERS, SEAT, SECONDS, THREADS, TOP, Whole, edition_option,
-                      json_option, read_position, seed_option)
+from .options import (GAMES, ITERATIONS, ITERATIONS_RANGE, MEMORY_MB, PLAYERS, SEAT, SECONDS, THREADS, TOP, Whole,
+                      edition_option, json_option, model_option, read_position, rollout_option, seed_option)
 from .results import endgame_json, suggest_json, too_large_json
 from ..solvers import (DEFAULT_MAX_NODES, DEFAULT_VIEWPOINT_DETERMINIZATIONS, MAX_DETERMINIZATIONS,
                        MAX_EXACT_NODES)
@@ -67,11 +67,13 @@ def _fmt_vec(xs, digits=1):
 @click.option("--top", type=TOP, metavar="N", default=10, show_default=True, help="Rows shown, best first.")
 @click.option("--solver/--no-solver", default=True, show_default=True,
               help="MCTS-Solver (two players, win reward): prove wins, draws and losses in the tree.")
+@rollout_option
+@model_option
 @edition_option
 @json_option()
 @run_guarded
 def suggest(pos, iterations, seconds, threads, seed, reward, memory_mb, algorithm, ismcts, top,
-            solver, edition, as_json):
+            solver, rollout, model, edition, as_json):
     """Rank the moves in POS by MCTS: visits, win %, expected scores, 95% intervals.
 
     The last line is the best move alone, for scripts."""
@@ -90,7 +92,8 @@ def suggest(pos, iterations, seconds, threads, seed, reward, memory_mb, algorith
     show = not as_json and sys.stderr.isatty()
     with _progress_bar("thinking", show) as update:
         r = search(state, iterations=iterations, time=seconds, threads=threads, seed=seed,
-                   reward=reward, memory_mb=memory_mb, progress=update, **extra)
+                   reward=reward, memory_mb=memory_mb, progress=update, rollout=rollout,
+                   model=model, **extra)
     if as_json:
         click.echo(strict_dumps(suggest_json(r)))
         return

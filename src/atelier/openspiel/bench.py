@@ -71,9 +71,10 @@ def compare(game: str, players: int = 2, iterations: int = 200, positions: int =
         core = st.core
         t0 = time.perf_counter()
         if hidden:
-            res = solvers.ismcts(core, iterations=iterations, threads=1, seed=seed + i)
+            res = solvers.ismcts(core, iterations=iterations, threads=1, seed=seed + i, rollout="random")
         else:
-            res = solvers.mcts(core, iterations=iterations, threads=1, seed=seed + i, solver=False)
+            res = solvers.mcts(core, iterations=iterations, threads=1, seed=seed + i, solver=False,
+                               rollout="random")
         at_seconds += time.perf_counter() - t0
         t0 = time.perf_counter()
         action = bot.step(st.clone())

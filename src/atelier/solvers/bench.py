@@ -52,7 +52,8 @@ def _ismcts_row(state, iterations, threads, seed):
     around it (before and after, averaged) so that a change in the machine's load hits both."""
     n = max(iterations // 2, 1)
     _, _, c1 = _timed(lambda: engine.random_playouts(state, n, seed))
-    one, _, c_one = _timed(lambda: ismcts(state, iterations=iterations, threads=1, seed=seed))
+    one, _, c_one = _timed(lambda: ismcts(state, iterations=iterations, threads=1, seed=seed,
+                                          rollout="random"))
     _, _, c2 = _timed(lambda: engine.random_playouts(state, n, seed + 1))
     # Per CPU-second, both: the ratio is the search's own cost whatever the machine's load.
     playouts_per_s = 2 * n / (c1 + c2) if c1 + c2 > 0 else 0.0
@@ -65,7 +66,7 @@ def _ismcts_row(state, iterations, threads, seed):
            "nodes": one.nodes}
     if threads > 1:
         par, wall, cpu = _timed(lambda: ismcts(state, iterations=iterations * threads,
-                                               threads=threads, seed=seed))
+                                               threads=threads, seed=seed, rollout="random"))
         row[f"iterations_per_s_{threads}_threads"] = par.iterations_per_s
         row["speedup"] = par.iterations_per_s / one.iterations_per_s if one.iterations_per_s else 0.0
         # (speedup: wall rates, threads over one.) CPUs this process got while the threads ran: below `threads` the machine was busy,
@@ -106,14 +107,15 @@ def _positions(game: str, players: int, seed: int):
 
 
 def _mcts_row(what, state, iterations, threads, seed):
-    # One thread: iterations per CPU-second of the process (the search's one thread), which a
-    # busy machine does not change; the wall rate beside it.
-    one, _, cpu = _timed(lambda: mcts(state, iterations=iterations, threads=1, seed=seed))
+    # Today's search (random playouts): the rows keep their meaning whatever model ships. One
+    # thread: iterations per CPU-second of the process (the search's one thread), which a busy
+    # machine does not change; the wall rate beside it.
+    one, _, cpu = _timed(lambda: mcts(state, iterations=iterations, threads=1, seed=seed, rollout="random"))
     row = {"what": what, "iterations": iterations,
            "iterations_per_s": one.iterations / cpu if cpu > 0 else one.iterations_per_s,
            "iterations_per_wall_s": one.iterations_per_s, "nodes": one.nodes}
     if threads > 1:
-        par = mcts(state, iterations=iterations * threads, threads=threads, seed=seed)
+        par = mcts(state, iterations=iterations * threads, threads=threads, seed=seed, rollout="random")
         row[f"iterations_per_s_{threads}_threads"] = par.iterations_per_s
         row["speedup"] = par.iterations_per_s / one.iterations_per_s if one.iterations_per_s else 0.0
     return row
@@ -134,9 +136,83 @@ def _expectimax_row(tail, max_nodes):
             "nodes_per_s": x.nodes_per_s, "seconds": x.seconds, "tt_hits": x.tt_hits}
 
 
+STAND_IN_HIDDEN = (64, 64)   # the network timed when the package ships no model for the game
+LEAF_MOVES_TRIED = (4, 16)   # greedy moves before the model, beside the model alone
+
+
+def bench_model(state, model=None):
+    """(Model, what it is) to time the model-backed search with on `state`: `model` (a Model or
+    a file), else the package's model for the game and player count, else a stand-in of the
+    usual shape with random weights (the cost of a network depends on its shape, not its
+    weights); None when the ruleset writes no features."""
+    import numpy as np
+
+    from ..model import Model, load
+    from . import bundled_model
+
+    game, players = engine.position_game(state), engine.position_info(state)[0]
+    count, version, _ = engine.position_features(state)
+    if count == 0:
+        return None, "no features"
+    if model is not None:
+        return (model, "given") if isinstance(model, Model) else (load(model), str(model))
+    m = bundled_model(game, players)
+    if m is not None:
+        return m, f"bundled {game}-{players}p"
+    rng = np.random.default_rng(0)
+    f32 = lambda *shape: (rng.standard_normal(shape) * 0.1).astype(np.float32)  # noqa: E731
+    layers, width = [], count
+    for h in STAND_IN_HIDDEN:
+        layers.append((f32(width, h), f32(h)))
+        width = h
+    m = Model(game=game, players=players, feature_version=version, mean=np.zeros(count, np.float32),
+              scale=np.ones(count, np.float32), layers=layers, win=(f32(width, players), f32(players)),
+              score=(f32(width, players), f32(players)))
+    return m, f"stand-in {count}-{'-'.join(map(str, STAND_IN_HIDDEN))}-{players} (random weights, cost only)"
+
+
+def _cpu_rate(search, state, iterations, seed, **kw):
+    """Iterations per CPU-second of this thread (time.thread_time: the search runs on it, one
+    tree, so other processes' load does not count) and the result."""
+    t0 = time.thread_time()
+    r = search(state, iterations=iterations, threads=1, seed=seed, **kw)
+    cpu = time.thread_time() - t0
+    return (r.iterations / cpu if cpu > 0 else 0.0), r
+
+
+def evaluation_rows(game: str, players: int = 4, seed: int = 0, iterations: int = 5_000, model=None,
+                    leaf_moves=LEAF_MOVES_TRIED) -> list:
+    """Per position (start, mid-game): iterations per CPU-second of one search tree valuing its
+    leaves by random playouts (today), by greedy playouts, by the model alone and by the model
+    after a few greedy moves, all from the same position in the same run; ratios to random."""
+    start, mid, _ = _positions(game, players, seed)
+    hidden = _ismcts_position(game, players, seed)
+    rows, todo = [], [("start", start), ("mid-game", mid)]
+    if hidden is not None and not any(engine.hidden_information(s) for _, s in todo):
+        todo.append(("hidden information", hidden))
+    for where, state in todo:
+        search = ismcts if engine.hidden_information(state) else mcts
+        kw = {} if search is ismcts else {"solver": False}
+        m, what = bench_model(state, model)
+        row = {"what": f"leaf evaluation, {search.__name__} ({where}; model: {what})", "iterations": iterations}
+        base, _ = _cpu_rate(search, state, iterations, seed, rollout="random", **kw)
+        row["random_it_per_cpu_s"] = base
+        row["greedy_it_per_cpu_s"], _ = _cpu_rate(search, state, iterations, seed, rollout="greedy", **kw)
+        if m is not None:
+            for k in (0,) + tuple(leaf_moves):
+                rate, _ = _cpu_rate(search, state, iterations, seed, rollout="model", model=m,
+                                    leaf_moves=k, **kw)
+                name = "model" if k == 0 else f"model_after_{k}_greedy"
+                row[f"{name}_it_per_cpu_s"] = rate
+                row[f"{name}_vs_random"] = rate / base if base else 0.0
+        rows.append(row)
+    return rows
+
+
 def search_bench(game: str = "inventors", players: int = 4, seed: int = 0, iterations: int = 20_000,
-                 threads: int | None = None, max_nodes: int = 3_000_000) -> dict:
-    """MCTS iterations/s (start, mid-game; 1 and `threads` threads) and expectimax nodes/s."""
+                 threads: int | None = None, max_nodes: int = 3_000_000, model=None) -> dict:
+    """MCTS iterations/s (start, mid-game; 1 and `threads` threads), the leaf evaluations'
+    iterations per CPU-second (random, greedy, model; evaluation_rows) and expectimax nodes/s."""
     if threads is None:
         threads = min(2, os.cpu_count() or 1)
     start, mid, tail = _positions(game, players, seed)
@@ -145,6 +221,8 @@ def search_bench(game: str = "inventors", players: int = 4, seed: int = 0, itera
     hidden = _ismcts_position(game, players, seed)
     if hidden is not None:
         rows.append(_ismcts_row(hidden, iterations, threads, seed))
+    if game != "testgame":
+        rows += evaluation_rows(game, players, seed, max(iterations // 4, 1), model)
     rows.append(_expectimax_row(tail, max_nodes))
     return {"game": game, "players": players, "cpu_count": os.cpu_count(), "threads": threads,
             "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,

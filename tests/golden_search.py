@@ -1,0 +1,43 @@
+"""The search cases whose results are pinned in tests/golden/search_random.json: today's search
+(uniform random or greedy playouts, no model) must give exactly these results for the same
+seed. Regenerate only on purpose: `PYTHONPATH=src python tests/golden_search.py`."""
+from __future__ import annotations
+
+import json
+import pathlib
+
+from atelier import solvers
+from atelier.cli.options import read_position
+
+GOLDEN = pathlib.Path(__file__).parent / "golden" / "search_random.json"
+
+# (name, position, algorithm, keyword arguments); rollout is added by the caller.
+CASES = [
+    ("inventors-mid", "example:inventors-mid", "mcts", {"iterations": 1500, "seed": 3}),
+    ("inventors-mid-2t", "example:inventors-mid", "mcts", {"iterations": 1500, "seed": 3, "threads": 2}),
+    ("inventors-mid-margin", "example:inventors-mid", "mcts", {"iterations": 800, "seed": 5, "reward": "margin"}),
+    ("inventors-late-solver", "example:inventors-late", "mcts", {"iterations": 2000, "seed": 1}),
+    ("inventors-start-greedy", "example:inventors-start", "mcts", {"iterations": 300, "seed": 2, "rollout": "greedy"}),
+    ("leonardo-turn8", "example:leonardo-turn8", "ismcts", {"iterations": 600, "seed": 4}),
+    ("leonardo-turn3", "example:leonardo-turn3-place", "mcts", {"iterations": 300, "seed": 4}),
+    ("craftsmen-year2", "example:craftsmen-year2-spring", "ismcts", {"iterations": 200, "seed": 6, "threads": 2}),
+    ("craftsmen-auction", "example:craftsmen-auction", "ismcts", {"iterations": 200, "seed": 7}),
+]
+
+TIMING = ("seconds", "iterations_per_s")
+
+
+def run(case, **extra):
+    name, pos, algorithm, kw = case
+    search = solvers.mcts if algorithm == "mcts" else solvers.ismcts
+    r = search(read_position(pos, None), **{**kw, **extra})
+    d = r.to_dict()
+    for k in TIMING:
+        d.pop(k, None)
+    return json.loads(json.dumps(d))
+
+
+if __name__ == "__main__":
+    out = {c[0]: run(c) for c in CASES}
+    GOLDEN.write_text(json.dumps(out, indent=1, sort_keys=True) + "\n")
+    print(f"wrote {GOLDEN}")

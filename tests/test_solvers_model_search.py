@@ -1,0 +1,128 @@
+"""The search with a value model (docs/solvers.md, "Leaf evaluation"): a new leaf is judged by
+the network from the mover's side and rotated back to seats, the reward keeps its small score
+term, the result says which evaluation ran, it is deterministic per seed with 1 and 2 threads,
+and proven values still override the model."""
+import math
+
+import numpy as np
+import pytest
+
+from atelier import model as model_file
+from atelier import solvers
+from atelier.cli.options import read_position
+from atelier.solvers import engine
+from cli_helpers import run
+from model_helpers import random_model
+
+REPRO = __import__("pathlib").Path(__file__).parent / "repro" / "inventors-mcts-solver-proven-draw.json"
+
+
+def model_for(state, hidden=(16,), seed=0, **kw):
+    count, version, _ = engine.position_features(state)
+    if count == 0:
+        pytest.skip(f"{engine.position_game(state)} writes no features yet")
+    players = engine.position_info(state)[0]
+    return random_model(game=engine.position_game(state), players=players, features=count,
+                        feature_version=version, hidden=hidden, seed=seed, **kw)
+
+
+def _children(state):
+    out = []
+    for m in state.legal_moves():
+        c = state.clone()
+        c.apply(m)
+        out.append(c)
+    return out
+
+
+@pytest.mark.parametrize("pos", ["example:inventors-mid", "example:inventors-start"])
+def test_each_new_leaf_gets_the_network_value_rotated_to_seats(pos):
+    state = read_position(pos, None)
+    m = model_for(state)
+    kids = _children(state)
+    # One iteration per root move: each root child is a new leaf, judged once.
+    r = solvers.mcts(state, iterations=len(kids), seed=1, model=m, solver=False, leaf_moves=0)
+    assert r.evaluation == "model" and all(x.visits == 1 for x in r.moves)
+    n = engine.position_info(state)[0]
+    checked = 0
+    for child, got in zip(kids, r.moves):
+        if child.is_chance():
+            continue   # the leaf samples its chance event first
+        if child.is_terminal():
+            continue
+        seat = child.current_player
+        _, _, row = engine.position_features(child, seat)
+        win, score = m.forward(np.array(row, np.float32))
+        want_win = [win[(q - seat) % n] for q in range(n)]
+        want_score = [score[(q - seat) % n] for q in range(n)]
+        np.testing.assert_allclose(got.win, want_win, atol=1e-5)
+        np.testing.assert_allclose(got.score, want_score, rtol=1e-5, atol=1e-4)
+        # the reward: the win share plus 0.01 tanh(margin / 10)
+        for q in range(n):
+            margin = want_score[q] - max(want_score[r_] for r_ in range(n) if r_ != q)
+            assert got.value[q] == pytest.approx(want_win[q] + 0.01 * math.tanh(margin / 10), abs=1e-5)
+        checked += 1
+    assert checked > 0
+
+
+@pytest.mark.parametrize("pos,search", [("example:inventors-mid", solvers.mcts),
+                                        ("example:leonardo-turn8", solvers.ismcts),
+                                        ("example:craftsmen-auction", solvers.ismcts)])
+def test_search_with_a_model_is_deterministic_per_seed_and_threads(pos, search):
+    state = read_position(pos, None)
+    m = model_for(state)
+    for threads in (1, 2):
+        a = search(state, iterations=400, seed=5, threads=threads, model=m)
+        b = search(state, iterations=400, seed=5, threads=threads, model=m)
+        assert a.evaluation == "model"
+        assert a.signature == b.signature and [x.win for x in a.moves] == [x.win for x in b.moves]
+    one = search(state, iterations=200, seed=5, threads=1, model=m)
+    two = search(state, iterations=400, seed=5, threads=2, model=m)
+    assert two.signature[0] == one.signature[0]   # tree 0 of two threads = one thread, half the budget
+
+
+def test_leaf_moves_play_greedy_moves_before_the_model():
+    state = read_position("example:inventors-mid", None)
+    m = model_for(state)
+    a = solvers.mcts(state, iterations=300, seed=2, model=m, leaf_moves=0)
+    b = solvers.mcts(state, iterations=300, seed=2, model=m, leaf_moves=8)
+    c = solvers.mcts(state, iterations=300, seed=2, model=m)
+    assert a.evaluation == b.evaluation == "model" and a.signature != b.signature
+    assert c.signature == solvers.mcts(state, iterations=300, seed=2, model=m,
+                                       leaf_moves=solvers.DEFAULT_LEAF_MOVES).signature
+
+
+def test_proven_values_override_the_model():
+    state = read_position(str(REPRO), None)
+    # A network sure that seat 0 wins everything, whatever the position.
+    m = model_for(state, hidden=())
+    m.win = (np.zeros_like(m.win[0]), np.array([20.0, -20.0], np.float32))
+    r = solvers.mcts(state, iterations=2000, seed=3, model=m)
+    assert r.evaluation == "model"
+    assert r.proven == 0.5 and r.best.proven == 0.5
+    exact = {x.text: x.bounds for x in solvers.solve(state, prove=True).moves}
+    assert all(exact[x.text][0] <= x.proven <= exact[x.text][1] for x in r.moves if x.proven is not None)
+
+
+def test_the_cli_takes_a_model_file_and_says_so(tmp_path):
+    import json
+
+    state = read_position("example:inventors-mid", None)
+    p = tmp_path / "m.npz"
+    model_file.save(model_for(state), p)
+    out = run("suggest", "example:inventors-mid", "--iterations", "200", "--model", p, "--json")
+    assert out.exit_code == 0, out.stderr
+    d = json.loads(out.stdout)
+    assert d["evaluation"] == "model" and d["model"] == str(p)
+    bot = solvers.make_bot("mcts:50", model=str(p))
+    assert bot.search(state, 1).evaluation == "model"
+    assert solvers.make_bot("mcts:50:random").search(state, 1).evaluation == "random"
+
+
+def test_the_bundled_model_is_the_default(monkeypatch):
+    state = read_position("example:inventors-mid", None)
+    m = model_for(state)
+    monkeypatch.setattr(solvers, "_BUNDLED", {("inventors", 3): m})
+    r = solvers.mcts(state, iterations=100, seed=1)
+    assert r.evaluation == "model" and r.model == "bundled:inventors-3p"
+    assert solvers.mcts(state, iterations=100, seed=1, rollout="random").evaluation == "random"
