@@ -44,9 +44,9 @@ void emit_global(W& w, const Game& g, const State& s, const Context& cx) {
   w.flag(s.phase == P_TERMINAL, "terminal");
   w.flag(s.phase <= P_WINDOW, "helper_phase");
   w.put(s.neutral_supply / (float)kNeutralCubes, "neutral_supply");
-  const int tokens = std::max(1, (int)ed.c.tokens_by_players[n]);
-  w.put(frac(s.bank_priv, tokens), "bank_privilege");
-  w.put(frac(s.bank_work, tokens), "bank_work");
+  // Each bank over its own starting size (an edition may make them unequal).
+  w.put(frac(s.bank_priv, std::max(1, (int)ed.c.priv_tokens_by_players[n])), "bank_privilege");
+  w.put(frac(s.bank_work, std::max(1, (int)ed.c.work_tokens_by_players[n])), "bank_work");
   for (int f = 0; f < kFinal; ++f) w.flag((s.bonus_unclaimed >> f) & 1, "bonus_open", -1, ed.product_names[kRaw + kSemi + f].c_str());
   // Warehouse: slots taken per good (0, 1, 2).
   for (int k = 0; k < kWarehouseGoods; ++k)
