@@ -436,7 +436,10 @@ def run(s: Settings, out: str, progress=None, runner=None) -> dict:
                  "training": {k: v for k, v in info.items() if k != "history"},
                  "losses": [round(h["train"], 5) for h in info["history"]],
                  "val_losses": [round(h["val"], 5) for h in info["history"]], "match": result}
-        cand.provenance = {"generator": "atelier train", "settings": asdict(s), "generation": gen,
+        # Its settings without `generations`: a run continued to more generations has the same
+        # models so far.
+        settings = {k: v for k, v in asdict(s).items() if k != "generations"}
+        cand.provenance = {"generator": "atelier train", "settings": settings, "generation": gen,
                            "trained_on_generations": list(range(max(0, gen - s.window + 1), gen + 1)),
                            "games": s.games * (gen + 1 - max(0, gen - s.window + 1)),
                            "positions": int(len(data["x"]) // s.players), "rows": int(len(data["x"])),
