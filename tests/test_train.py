@@ -47,7 +47,7 @@ def test_tiny_run_gives_a_model_that_loads_and_learns(tmp_path):
     game = atelier.open("inventors", players=2, seed=0)
     assert (m.game, m.players, m.features, m.feature_version) == ("inventors", 2, game.feature_count, game.feature_version)
     assert g["losses"][-1] < g["losses"][0]           # training loss falls
-    assert g["rows"] == 4 * 6 * 2 and g["searcher"] == "mcts:8:greedy"
+    assert g["rows"] == 4 * 6 * 2 and g["searcher"] == "mcts:8:random"
     p = m.provenance
     for key in ("games", "positions", "searchers", "validation_loss", "calibration_ece", "admitting_match"):
         assert key in p
@@ -142,7 +142,7 @@ def test_cli(tmp_path):
     r = run("train", "--game", "inventors", "--players", "2", "--games", "3", "--generations", "1",
             "--iterations", "5", "--positions", "4", "--seed", "1", "--out", str(out))
     assert r.exit_code == 0, r.stderr
-    assert "generation 0: 12 positions by mcts:5:greedy" in r.stdout
+    assert "generation 0: 12 positions by mcts:5:random" in r.stdout
     assert model.load(out / "gen-0" / "model.npz").players == 2
     assert "error: out" in one_error_line(run("train", "--game", "inventors", "--players", "2", "--games", "4",
                                               "--generations", "1", "--iterations", "5", "--positions", "4",

@@ -36,7 +36,10 @@ from .errors import InputError
 from .limits import check_seed
 
 STATE_FORMAT = "atelier.train/1"
-GEN0_ROLLOUT = "greedy"   # generation 0's leaf evaluation (docs/models.md, "Training": measured)
+# Generation 0's leaf evaluation, per ruleset: the one that gave better data per CPU-second
+# (docs/models.md, "Generation 0's playouts": models fitted on equal self-play CPU, judged on
+# games of a stronger searcher).
+GEN0_ROLLOUT = {"inventors": "random", "leonardo": "greedy", "craftsmen": "random"}
 
 
 @dataclass
@@ -81,7 +84,7 @@ class Settings:
 
     def searcher(self, with_model: bool) -> str:
         base = f"{self.algorithm}:{self.iterations}"
-        return base if with_model else f"{base}:{GEN0_ROLLOUT}"
+        return base if with_model else f"{base}:{GEN0_ROLLOUT[self.game]}"
 
     @property
     def admission_games(self) -> int:
