@@ -41,7 +41,7 @@ def test_each_new_leaf_gets_the_network_value_rotated_to_seats(pos):
     m = model_for(state)
     kids = _children(state)
     # One iteration per root move: each root child is a new leaf, judged once.
-    r = solvers.mcts(state, iterations=len(kids), seed=1, model=m, solver=False)
+    r = solvers.mcts(state, iterations=len(kids), seed=1, model=m, solver=False, leaf_moves=0)
     assert r.evaluation == "model" and all(x.visits == 1 for x in r.moves)
     n = engine.position_info(state)[0]
     checked = 0
@@ -86,7 +86,10 @@ def test_leaf_moves_play_greedy_moves_before_the_model():
     m = model_for(state)
     a = solvers.mcts(state, iterations=300, seed=2, model=m, leaf_moves=0)
     b = solvers.mcts(state, iterations=300, seed=2, model=m, leaf_moves=8)
+    c = solvers.mcts(state, iterations=300, seed=2, model=m)
     assert a.evaluation == b.evaluation == "model" and a.signature != b.signature
+    assert c.signature == solvers.mcts(state, iterations=300, seed=2, model=m,
+                                       leaf_moves=solvers.DEFAULT_LEAF_MOVES).signature
 
 
 def test_proven_values_override_the_model():
