@@ -12,6 +12,8 @@ except ImportError:
         raise
     pytest.skip("ray is not installed (pip install 'atelier[ray]')", allow_module_level=True)
 
+import numpy as np
+
 import atelier
 from atelier import distributed, match, records, review
 from cli_helpers import one_error_line, run, strict_json
@@ -149,3 +151,19 @@ def test_not_installed(monkeypatch):
     monkeypatch.setattr(builtins, "__import__", no_ray)
     with pytest.raises(atelier.InputError, match=r"--ray: Ray is not installed; pip install 'atelier\[ray\]'"):
         distributed.connect()
+
+
+def test_train_selfplay_same_as_local():
+    """atelier train --ray: the self-play rows are those of the local run, with and without a
+    model (sent to the workers once)."""
+    from atelier import train
+
+    s = train.Settings(game="inventors", players=2, games=3, iterations=5, positions=3, seed=6)
+    local = train.generate(s, 0, None)
+    for chunk in (None, 2):
+        got = train.generate(s, 0, None, runner=distributed.selfplay_runner(chunk=chunk))
+        assert all(np.array_equal(local[k], got[k]) for k in local)
+    m, _ = train.fit(local, s, 1, atelier.open("inventors", players=2).feature_version)
+    local = train.generate(s, 1, m)
+    got = train.generate(s, 1, m, runner=distributed.selfplay_runner())
+    assert all(np.array_equal(local[k], got[k]) for k in local)

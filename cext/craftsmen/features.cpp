@@ -43,6 +43,14 @@ void emit_global(W& w, const Game& g, const State& s, const Context& cx) {
   w.flag(s.phase == P_CHANCE, "chance");
   w.flag(s.phase == P_TERMINAL, "terminal");
   w.flag(s.phase <= P_WINDOW, "helper_phase");
+  // The pending decision and its context, so the moves within one turn lead to different
+  // vectors (a payment, work points spent, an auction's price).
+  for (int ph = 0; ph < kPhases; ++ph) w.flag(s.phase == ph, "phase", ph);
+  w.put(s.wp / 5.0f, "work_points");
+  w.put(s.raws_left / 3.0f, "raws_left");
+  w.put(s.pay_amount / 10.0f, "pay_amount");
+  w.put(s.auc_high / 20.0f, "auction_high");
+  w.put(s.build_count / 2.0f, "build_count");
   w.put(s.neutral_supply / (float)kNeutralCubes, "neutral_supply");
   // Each bank over its own starting size (an edition may make them unequal).
   w.put(frac(s.bank_priv, std::max(1, (int)ed.c.priv_tokens_by_players[n])), "bank_privilege");
@@ -150,9 +158,9 @@ int emit(W& w, const Game& g, const State& s, int seat) {
   return w.n;
 }
 
-// Per block: global 3 years + 4 seasons + 2 + 3 flags + 3 supplies + final goods + warehouse
+// Per block: global 3 years + 4 seasons + 2 + 3 flags + phases + 5 context + 3 supplies + final goods + warehouse
 // goods + ships + 8 decks/face-up + 2 money; seat 14 + 8 row/hand + 8 + one per product.
-constexpr int kGlobal = 3 + 4 + 2 + 3 + 3 + kFinal + kWarehouseGoods + kShips + 8 + 2;
+constexpr int kGlobal = 3 + 4 + 2 + 3 + kPhases + 5 + 3 + kFinal + kWarehouseGoods + kShips + 8 + 2;
 constexpr int kSeat = 14 + 8 + 8 + kProducts;
 
 }  // namespace

@@ -11,7 +11,7 @@ struct State;
 
 // Bumped whenever the layout or the meaning of a value changes (a model records the version it
 // was trained on and is refused on another).
-constexpr int kFeatureVersion = 1;
+constexpr int kFeatureVersion = 2;  // 2: the pending phase and its context
 inline int feature_version(const Game&) { return kFeatureVersion; }
 
 int feature_count(const Game& g);

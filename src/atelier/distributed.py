@@ -148,6 +148,14 @@ def _judge_many(ks, record, settings, crash=None):
     return [review.judge(rec, k, **settings) for k in ks]
 
 
+def _selfplay(indices, game, players, spec, model, seed, gen, positions, crash=None):
+    """Training rows of self-play games `indices` (run in a Ray worker; atelier.train)."""
+    from . import train
+
+    _crash_hook(crash, indices)
+    return train.selfplay_games(indices, game, players, spec, model, seed, gen, positions)
+
+
 def _is_crash(ray, exc) -> bool:
     """Did the task fail because its worker or node died (not because of the task's own error)?"""
     ex = ray.exceptions
@@ -245,6 +253,21 @@ def review_runner(address=None, chunk=1, num_cpus=None):
         chunks = _chunks(list(todo), _cluster_cpus(ray), chunk)
         return _run(ray, remote, chunks, (ref, settings, _crash_setting()), settings.get("threads", 1),
                     progress, len(todo))
+
+    return run
+
+
+def selfplay_runner(address=None, chunk=None, num_cpus=None):
+    """A `runner` for atelier.train.generate: the self-play games on Ray, the model sent to the
+    cluster once; the rows are those of a local run (each game depends on its index only)."""
+    def run(indices, args, progress):
+        ray = connect(address, num_cpus)
+        remote = ray.remote(_selfplay)
+        game, players, spec, model, seed, gen, positions = args
+        ref = ray.put(model)
+        chunks = _chunks(list(indices), _cluster_cpus(ray), chunk)
+        return _run(ray, remote, chunks, (game, players, spec, ref, seed, gen, positions, _crash_setting()),
+                    1, progress, len(indices))
 
     return run
 

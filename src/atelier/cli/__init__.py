@@ -16,3 +16,4 @@ from . import game as _game  # noqa: E402,F401  new, show, moves, apply, bench
 from . import search as _search  # noqa: E402,F401  suggest, endgame, play
 from . import records as _records  # noqa: E402,F401  record new/add/show, replay
 from . import review as _review  # noqa: E402,F401  review
+from . import train as _train  # noqa: E402,F401  train

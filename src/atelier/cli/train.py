@@ -1,0 +1,66 @@
+"""atelier train: value models by expert iteration (atelier.train, docs/models.md "Training")."""
+from __future__ import annotations
+
+import sys
+
+import click
+
+from . import main
+from .errors import run_guarded
+from .options import PLAYERS, Whole, seed_option
+from ..games import GAMES
+
+
+@main.command()
+@click.option("--game", required=True, type=click.Choice(GAMES, case_sensitive=False), help="Ruleset.")
+@click.option("--players", "-n", type=PLAYERS, default=2, show_default=True, metavar="N")
+@click.option("--games", type=Whole(1, 1_000_000), default=100, show_default=True, metavar="K",
+              help="Self-play games per generation.")
+@click.option("--generations", type=Whole(1, 1000), default=2, show_default=True, metavar="G")
+@click.option("--iterations", "-i", type=Whole(1, 1_000_000), default=200, show_default=True, metavar="I",
+              help="Search iterations per move, in self-play and in the admission match.")
+@click.option("--positions", type=Whole(1, 1000), default=8, show_default=True, metavar="P",
+              help="Decisions sampled per game (each a training row from every seat's side).")
+@seed_option()
+@click.option("--out", default=None, metavar="DIR",
+              help="Run directory (default train-GAME-Np); the same command again resumes it.")
+@click.option("--ray", "ray_address", is_flag=False, flag_value="local", default=None, metavar="ADDRESS",
+              help="Spread the self-play over a Ray cluster (docs/ray.md), as play --ray: the same data.")
+@run_guarded
+def train(game, players, games, generations, iterations, positions, seed, out, ray_address):
+    """Train a value model: self-play with the best searcher, fit a small network, admit it if it
+    beats the best in a seat-rotated match; repeat. Resumable; deterministic per seed."""
+    from .. import train as tr
+
+    s = tr.Settings(game=game.lower(), players=players, games=games, generations=generations,
+                    iterations=iterations, seed=seed, positions=positions).check()
+    out = out or f"train-{s.game}-{players}p"
+    runner = None
+    if ray_address is not None:
+        from .. import distributed
+
+        distributed.connect(ray_address)
+        runner = distributed.selfplay_runner(ray_address)
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    console = Console(stderr=True)
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console, disable=not sys.stderr.isatty()) as prog:
+        tasks = {}
+
+        def progress(stage, done, total):
+            if stage not in tasks:
+                tasks[stage] = prog.add_task(stage, total=total)
+            prog.update(tasks[stage], completed=done, total=total)
+
+        state = tr.run(s, out, progress=progress, runner=runner)
+    for g in state["generations"]:
+        m, t = g["match"], g["training"]
+        click.echo(f"generation {g['generation']}: {g['positions']} positions by {g['searcher']}; "
+                   f"validation loss {t['validation_loss']:.4f}, calibration error {t['calibration_ece']:.3f}; "
+                   f"candidate {m['win_share']:.1%} ± {m['win_ci']:.1%} over {m['games']} games (par {m['par']:.0%}): "
+                   f"{'admitted' if m['admitted'] else 'refused'}")
+    best = state["best"]
+    click.echo(f"best model: {out}/model.npz (from {best})" if best else
+               "no candidate beat the model-free searcher yet: no model.npz (run more games or generations)")
