@@ -47,9 +47,9 @@ class Game {
 
   uint64_t compute_hash(const State& s) const;
   // Craftsmen §6.2 (determinize.cpp): a key of what `seat` knows, equal for two states exactly
-  // when seat cannot tell them apart; and a deal of what seat cannot see, uniform within the
-  // running auction's commitments. false (s unchanged in its money) when no deal meets them:
-  // the view is inconsistent.
+  // when seat cannot tell them apart; and a deal of what seat cannot see that keeps every binding
+  // claim (claims.hpp), computed from what seat knows only. false (s unchanged in its money) when
+  // no deal meets the claims: the view is inconsistent.
   uint64_t infoset_key(const State& s, int seat) const;
   bool determinize(State& s, int seat, Rng& rng) const;
   // "" when every packed field is in bounds. `resumed`: s is a decision or chance node that a
@@ -110,7 +110,7 @@ struct Position {
   uint64_t hash() const { return game->compute_hash(st); }
   Move greedy_move(Rng& rng) const { return game->greedy_move(st, rng); }
   uint64_t infoset_key(int seat) const { return game->infoset_key(st, seat); }
-  // A real state always has a deal (itself): on a refusal the state stays as it is.
+  // A valid state always has a deal (itself meets its claims): a refusal cannot happen here.
   void determinize(int seat, Rng& rng) { game->determinize(st, seat, rng); }
 };
 

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <string>
 
+#include "claims.hpp"
 #include "game.hpp"
 #include "knowledge.hpp"
 #include "rules.hpp"
@@ -247,10 +248,15 @@ std::string Game::validate(const State& s, bool resumed) const {
         for (int l = 0; l < 2; ++l) on += s.guild[g][sp][l] != kNoSeat && (s.guild[g][sp][l] & 0x7F) == q;
     CHECK(on == 5, "seat.home: each seat's 5 helpers are at home or on the board");
   }
-  // A running auction's bids are claims on the bidders' hands (Craftsmen spec 6.2, 9.4).
-  if (s.auc_card != kNoSeat)
-    for (int q = 0; q < n; ++q)
-      CHECK(s.auc_max[q] <= R.hand_value(s, q), "context.auction: a bid above what the bidder's hand is worth");
+  // The binding claims (claims.hpp: bids, a payment under way, a first build) hold: every
+  // determinization keeps them, so a position that breaks one has no deal of any view.
+  Claim cl[kMaxClaims];
+  const int ncl = claims_of(s, n, cl);
+  for (int i = 0; i < ncl; ++i)
+    CHECK(R.colour_value(s, cl[i].seat, cl[i].colours) >= cl[i].need,
+          cl[i].kind == CLAIM_BID   ? "context.auction: a bid above what the bidder's hand is worth"
+          : cl[i].kind == CLAIM_PAY ? "context.pay_amount: more than the payer's hand is worth (in the payment's colours)"
+                                    : "context.build_cost: the first build costs more than the builder's hand is worth");
   // Knowledge (knowledge.hpp): only of seats that play, never more than a hand holds.
   for (int o = 0; o < kMaxPlayers; ++o)
     for (int q = 0; q < kMaxPlayers; ++q) {
