@@ -108,17 +108,19 @@ bool Game::determinize(State& s, int seat, Rng& rng) const {
     if (q == seat) continue;
     for (int t = 0; t < kMoneyTypes; ++t) deck[t] = (uint8_t)(deck[t] - (hands[q][t] - mv.base[q][t]));
     std::memcpy(s.money[M_HAND0 + q], hands[q], kMoneyTypes);
-    // Other seats' knowledge of a redealt hand keeps only what the new hand holds.
+    // What another seat knows of a redealt hand is not seat's to know (A25; infoset_key leaves it
+    // out): forgotten, the safe direction (every hand fits it), so the sample stays a function of
+    // seat's view. The simulated seats lose their share of public knowledge of q's hand.
     for (int o = 0; o < n_; ++o)
-      if (o != q && o != seat)
-        for (int t = 0; t < kMoneyTypes; ++t)
-          if (known_money(s, o, q, t) > hands[q][t]) set_known_money(s, o, q, t, hands[q][t]);
+      if (o != q && o != seat) std::memset(s.mknown[known_pair(o, q)], 0, 5);
   }
   std::memcpy(s.money[M_DECK], deck, kMoneyTypes);
 
-  // ---- buildings: per pool, the unseen cards among their slots; then each tier's returns group.
-  // The slots are sorted before the shuffle, so the deal depends only on what seat knows (the
-  // slots and the unseen ids, both listed in an order of their own), never on which card truly
+  // ---- buildings. Per pool, its unseen cards (in id order) over its slots: the slots of its
+  // unseen cards outside a look's returns, and one token per unseen card of the pool among the
+  // returns (the view says how many, not which). Then per tier, the returns group: its face-up
+  // ids and the cards that drew a token, over the group's slots. Every list of slots is sorted
+  // before its shuffle, so the deal depends only on what seat knows, never on which card truly
   // lies where (§23.1).
   struct Slot {
     uint8_t loc, pos, know;
@@ -126,27 +128,36 @@ bool Game::determinize(State& s, int seat, Rng& rng) const {
       return loc != o.loc ? loc < o.loc : pos != o.pos ? pos < o.pos : know < o.know;
     }
   };
-  Slot slots[kBuildings];
-  int ids[kBuildings];
+  constexpr uint8_t kToken = 0xFF;  // a slot "among the returns" (no real place has this byte)
+  Slot slots[kBuildings], group[ADVANCED + 1][kBuildings];
+  int ids[kBuildings], ngroup[ADVANCED + 1] = {}, members[ADVANCED + 1][kBuildings], nmembers[ADVANCED + 1] = {};
+  for (int b = kFirstBasic; b < kBuildings; ++b)
+    if (hidden_from(s, b, seat) && (s.bknow[b] & kKnowGroup)) {
+      const int t = ed_.b[b].tier;
+      group[t][ngroup[t]++] = {s.bloc[b], s.bpos[b], (uint8_t)(s.bknow[b] & ~kKnowFaceUp)};
+      if (s.bknow[b] & kKnowFaceUp) members[t][nmembers[t]++] = b;
+    }
   for (int pool = 0; pool < 5; ++pool) {
     int c = 0;
     for (int b = kFirstBasic; b < kBuildings; ++b)
       if (hidden_from(s, b, seat) && !(s.bknow[b] & kKnowFaceUp) && pool_of(ed_, b) == pool)
-        ids[c] = b, slots[c++] = {s.bloc[b], s.bpos[b], s.bknow[b]};
-    std::sort(slots, slots + c);
-    shuffle(slots, c, rng);
-    for (int i = 0; i < c; ++i) s.bloc[ids[i]] = slots[i].loc, s.bpos[ids[i]] = slots[i].pos, s.bknow[ids[i]] = slots[i].know;
-  }
-  for (int t = BASIC; t <= ADVANCED; ++t) {
-    int c = 0;
-    for (int b = Rules::first(t); b < Rules::last(t); ++b)
-      if (hidden_from(s, b, seat) && (s.bknow[b] & kKnowGroup))
-        ids[c] = b, slots[c++] = {s.bloc[b], s.bpos[b], (uint8_t)(s.bknow[b] & ~kKnowFaceUp)};
+        ids[c] = b, slots[c++] = s.bknow[b] & kKnowGroup ? Slot{kToken, 0, 0} : Slot{s.bloc[b], s.bpos[b], s.bknow[b]};
     std::sort(slots, slots + c);
     shuffle(slots, c, rng);
     for (int i = 0; i < c; ++i) {
-      const uint8_t face_up = s.bknow[ids[i]] & kKnowFaceUp;
-      s.bloc[ids[i]] = slots[i].loc, s.bpos[ids[i]] = slots[i].pos, s.bknow[ids[i]] = slots[i].know | face_up;
+      const int b = ids[i], t = ed_.b[b].tier;
+      if (slots[i].loc == kToken) members[t][nmembers[t]++] = b;
+      else s.bloc[b] = slots[i].loc, s.bpos[b] = slots[i].pos, s.bknow[b] = slots[i].know;
+    }
+  }
+  for (int t = BASIC; t <= ADVANCED; ++t) {
+    std::sort(members[t], members[t] + nmembers[t]);
+    std::sort(group[t], group[t] + ngroup[t]);
+    shuffle(group[t], ngroup[t], rng);
+    for (int i = 0; i < ngroup[t]; ++i) {
+      const int b = members[t][i];
+      const uint8_t face_up = s.bknow[b] & kKnowFaceUp;
+      s.bloc[b] = group[t][i].loc, s.bpos[b] = group[t][i].pos, s.bknow[b] = group[t][i].know | face_up;
     }
   }
   return true;
