@@ -68,6 +68,7 @@ std::shared_ptr<PyState> state_from_bytes(const GamePtr& g, const py::bytes& b) 
   std::memcpy(&s, raw.data(), sizeof(State));
   const std::string err = g->validate(s);
   if (!err.empty()) fail(err);
+  check_round_trip(*g, s);
   return std::make_shared<PyState>(g, s);
 }
 
