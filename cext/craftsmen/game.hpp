@@ -61,9 +61,8 @@ class Game {
   std::string outcome_to_string(Move m) const;  // "DRAW(R2)", "DRAW(E11)"
 
   Move greedy_move(const State& s, Rng& rng) const;
-  // Year 3's winter draws no buildings (§12); its only chance is a money card (a warehouse
-  // reward, §10.4, a reshuffle A3). With one money type left in the deck and one in the
-  // discard pile every draw is known: a chance node then has a single outcome.
+  // True only when no chance node with more than one outcome can follow (game.cpp): in year 3's
+  // winter once its Craftsmen stage is over, or when every money card is of one type.
   bool chance_free(const State& s) const;
 
   // Money helpers (public for notation, bindings and tests).
