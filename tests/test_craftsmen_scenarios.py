@@ -759,7 +759,8 @@ def test_s6_stacking_pays_the_covered_player():
     put_disc(e, 0, 0, 0, Y)
     put_disc(e, 0, 1, 0, K)
     put_disc(e, 0, 2, 0, R)
-    e.set("actor", R).hand_money(R, ["P1"])
+    # R places next: `index` is the turn-order position after it (docs/positions-craftsmen.md).
+    e.set("actor", R).set("idx", 3).hand_money(R, ["P1"])
     st = e.state()
     st.apply("PLACE(I)")
     assert texts(st) == ["STACK(1)", "STACK(2)", "STACK(3)"]

@@ -78,6 +78,7 @@ std::shared_ptr<PyState> state_from_bytes(py::handle game, py::handle data) {
   std::memcpy(&s, raw.data(), sizeof(State));
   const std::string err = g->validate(s);
   if (!err.empty()) fail(err);
+  check_round_trip(*g, s);
   return std::make_shared<PyState>(g, s);
 }
 

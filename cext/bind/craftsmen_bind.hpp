@@ -41,6 +41,8 @@ py::dict state_fields(const Game& g, const State& s);
 // `deal_seat` >= 0: before the check, deal what that seat cannot see afresh (a viewpoint's
 // placeholder fill need not meet a running auction's claims; Game::determinize's deal does).
 State state_with_fields(const Game& g, const State& base, const py::dict& d, int deal_seat = -1, uint64_t seed = 0);
+// Game::validate passed: s must also round-trip through state_fields (craftsmen_fields.cpp).
+void check_round_trip(const Game& g, const State& s);
 
 py::dict random_games(const std::shared_ptr<Game>& g, long n_games, uint64_t seed);
 py::dict bench_core(const std::shared_ptr<Game>& g, long n_games, uint64_t seed);

@@ -210,15 +210,27 @@ bool Game::is_legal(const State& s, Move m) const {
 namespace atelier::craftsmen {
 
 bool Game::chance_free(const State& s) const {
+  // Exact in the safe direction (concept.md: true only when no chance node with more than one
+  // outcome can follow). Year 3's winter draws no buildings (§12); its only draws are money for
+  // the Craftsmen stage's rewards (IV, its windows included: a token's WP can craft too), and a
+  // reshuffle (A3) may bring any card that reaches the pile before it. So: true once stage IV is
+  // over (round end, year end and scoring draw nothing), or when every money card that could ever
+  // be drawn — the deck, the pile, and whatever hands, display and mayor may still discard — is
+  // of one type; false otherwise, also where a closer look might say true.
   if (s.phase == P_TERMINAL) return true;
   if (s.year != 3 || s.season != 3) return false;
-  if (s.phase == P_CHANCE && s.ch_src != 0) return false;   // a building draw (none in winter)
-  int deck = 0, discard = 0;
+  if (s.phase == P_CHANCE && s.ch_src != 0) return false;
+  const bool drawing = s.phase == P_CHANCE || (s.phase == P_LIMIT && s.lim_saved == P_CHANCE);
+  const bool stage_over = s.flow == F_ROUND_END || s.flow == F_YEAR_END || s.flow == F_CONTRIB || s.flow == F_FINAL ||
+                          ((s.flow == F_STAGE || s.flow == F_NEXT_HELPER || s.flow == F_STAGE_WINDOWS) && s.stage > 3);
+  if (!drawing && stage_over) return true;
+  int types = 0;
   for (int k = 0; k < kMoneyTypes; ++k) {
-    deck += s.money[M_DECK][k] != 0;
-    discard += s.money[M_DISCARD][k] != 0;
+    int c = 0;
+    for (int pl = 0; pl < kMoneyPlaces; ++pl) c += s.money[pl][k];
+    types += c != 0;
   }
-  return deck <= 1 && discard <= 1;
+  return types <= 1;
 }
 
 }  // namespace atelier::craftsmen

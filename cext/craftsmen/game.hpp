@@ -49,9 +49,9 @@ class Game {
 
   uint64_t compute_hash(const State& s) const;
   // Craftsmen §6.2 (determinize.cpp): a key of what `seat` knows, equal for two states exactly
-  // when seat cannot tell them apart; and a deal of what seat cannot see, uniform within the
-  // running auction's commitments. false (s unchanged in its money) when no deal meets them:
-  // the view is inconsistent.
+  // when seat cannot tell them apart; and a deal of what seat cannot see that keeps every binding
+  // claim (claims.hpp), computed from what seat knows only. false (s unchanged in its money) when
+  // no deal meets the claims: the view is inconsistent.
   uint64_t infoset_key(const State& s, int seat) const;
   bool determinize(State& s, int seat, Rng& rng) const;
   // "" when every packed field is in bounds. `resumed`: s is a decision or chance node that a
@@ -63,9 +63,8 @@ class Game {
   std::string outcome_to_string(Move m) const;  // "DRAW(R2)", "DRAW(E11)"
 
   Move greedy_move(const State& s, Rng& rng) const;
-  // Year 3's winter draws no buildings (§12); its only chance is a money card (a warehouse
-  // reward, §10.4, a reshuffle A3). With one money type left in the deck and one in the
-  // discard pile every draw is known: a chance node then has a single outcome.
+  // True only when no chance node with more than one outcome can follow (game.cpp): in year 3's
+  // winter once its Craftsmen stage is over, or when every money card is of one type.
   bool chance_free(const State& s) const;
 
   // Money helpers (public for notation, bindings and tests).
@@ -117,7 +116,7 @@ struct Position {
   int feature_version() const { return kFeatureVersion; }
   void features(int seat, float* out) const { write_features(*game, st, seat, out); }
   uint64_t infoset_key(int seat) const { return game->infoset_key(st, seat); }
-  // A real state always has a deal (itself): on a refusal the state stays as it is.
+  // A valid state always has a deal (itself meets its claims): a refusal cannot happen here.
   void determinize(int seat, Rng& rng) { game->determinize(st, seat, rng); }
 };
 

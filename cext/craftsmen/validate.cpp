@@ -3,6 +3,7 @@
 #include <cstring>
 #include <string>
 
+#include "claims.hpp"
 #include "game.hpp"
 #include "knowledge.hpp"
 #include "rules.hpp"
@@ -166,6 +167,18 @@ std::string Game::validate(const State& s, bool resumed) const {
   if (ph == P_SEND && !s.raws_left) CHECK(s.good < kProducts && ed_.is_semi(s.good) && !ed_.is_meat(s.good), "context: a semi-finished good to send");
   if (ph == P_LOAD) CHECK(s.good < kProducts && ed_.shippable(s.good) && s.good_card < kBuildings, "context: a good to load");
   if (ph == P_STACK_PAY) CHECK(s.guild[s.stack_guild][s.stack_space][0] != kNoSeat, "context: stacking on an empty space");
+  if (s.phase == P_CHANCE || (s.phase == P_LIMIT && s.lim_saved == P_CHANCE)) {
+    // A draw feeds what its source can feed, and continues as that destination's draws do
+    // (the start_draw calls of apply.cpp and flow.cpp).
+    const int d = s.ch_dst, a = s.ch_after;
+    CHECK(s.ch_src == 0 ? (d == D_MONEY_HAND || d == D_DISPLAY || d == D_MAYOR) : (d == D_BHAND || d == D_FACEUP || d == D_POOL),
+          "context.chance_dest: not a destination of this source");
+    CHECK((d == D_MAYOR) == (a == A_MAYOR) && (d == D_POOL) == (a == A_LOOK_KEEP), "context.chance_after: not what this draw continues with");
+    CHECK(d != D_DISPLAY || a == A_REWARD_DONE || a == A_BANK_END, "context.chance_after: not what a display refill continues with");
+    CHECK(d != D_BHAND || a == A_FLOW, "context.chance_after: not what a mulligan draw continues with");
+    CHECK(d != D_MONEY_HAND || a == A_FLOW || a == A_BANK_PRIV || a == A_REWARD_DONE, "context.chance_after: not what a money draw continues with");
+    CHECK(d != D_FACEUP || a == A_NOTARY_DONE || a == A_FLOW, "context.chance_after: not what a face-up refill continues with");
+  }
   if (s.phase == P_CHANCE && resumed) {
     // Not yet resolved: known draws and a reshuffle come first when it resumes (draw_step).
     CHECK(s.ch_left <= 8, "chance: too many draws");
@@ -185,6 +198,25 @@ std::string Game::validate(const State& s, bool resumed) const {
                        (s.phase == P_DISCARD && s.disc_after == A_WIN_PAID) ||
                        (s.phase == P_CHANCE && (s.ch_after == A_WIN_PAID || s.ch_after == A_MAYOR));
   if (auction) CHECK(s.auc_card != kNoSeat, "context: an auction without its card");
+  if (s.auc_card != kNoSeat) {
+    // Every bid raises the high bid (9.4): the seats' bids differ and the opening bid is the
+    // initiator's; while seats bid, none is above the high bid, which the high bidder holds.
+    // (Against the mayor the initiator's bid is kept in its own slot: auction_high stays the
+    // mayor's, so the two bounds below hold in BID only.)
+    const bool bidding = (s.phase == P_LIMIT ? s.lim_saved : s.phase) == P_BID;
+    CHECK(s.auc_open > 0 && s.auc_max[s.auc_init] >= s.auc_open && s.auc_open <= s.auc_high,
+          "context.auction_open: not the initiator's opening bid");
+    for (int q = 0; q < n; ++q) {
+      CHECK(!bidding || s.auc_max[q] <= s.auc_high, "context.auction_max_bids: a bid above the high bid");
+      for (int r = 0; r < q; ++r) CHECK(s.auc_max[q] == 0 || s.auc_max[q] != s.auc_max[r], "context.auction_max_bids: two equal bids");
+      CHECK(s.auc_raised || q == s.auc_init || s.auc_max[q] == 0, "context.auction_raised: another seat bid, so the opening bid was raised");
+    }
+    for (int q = n; q < kMaxPlayers; ++q) CHECK(s.auc_max[q] == 0, "context.auction_max_bids: a bid of an absent seat");
+    if (bidding) {
+      CHECK(s.auc_max[s.auc_bidder] == s.auc_high, "context.auction_bidder: the high bidder must hold the high bid");
+      CHECK(s.auc_raised || s.auc_high == s.auc_open, "context.auction_high: unraised, the high bid is the opening bid");
+    }
+  }
   const bool mayor = s.phase == P_MAYOR_BID || (s.phase == P_CHANCE && s.ch_dst == D_MAYOR) ||
                      (s.phase == P_LIMIT && s.lim_saved == P_MAYOR_BID);
   CHECK(mayor || R.place_count(s, M_MAYOR) == 0, "money.mayor: the mayor's cards outside an auction");
@@ -234,6 +266,11 @@ std::string Game::validate(const State& s, bool resumed) const {
   if (eff == P_HELPER)
     CHECK(s.flow == F_HELPER && !R.winter(s) && s.seat[actor].home > 0 && !s.seat[actor].passed, "flow: helper phase");
   if (eff == P_STACK || eff == P_STACK_PAY) CHECK(s.flow == F_HELPER && !R.winter(s), "flow: stacking");
+  // In the helper phase `index` is the turn-order position after the seat placing (where the
+  // search for the next seat starts, flow.cpp helper_next): any other value skips or repeats a seat.
+  if (eff == P_HELPER || eff == P_STACK || eff == P_STACK_PAY)
+    CHECK(s.idx < n && s.turn_order[(s.idx + n - 1) % n] == actor,
+          "context.index: in the helper phase, the turn-order position after the seat placing");
   if (eff == P_CONTRIB) CHECK(s.flow == F_CONTRIB && s.idx < n && s.turn_order[s.idx] == actor, "flow: contribution");
   if (eff == P_DISCARD && s.disc_after == A_FLOW) CHECK(s.flow == F_ROUND_END && s.disc_seat == actor, "flow: end-of-round discard");
   if (eff == P_CHANCE && s.ch_after == A_FLOW) CHECK(s.flow == F_MULLIGAN || s.flow == F_HELPER, "flow: a draw outside the setup or helper phase");
@@ -247,10 +284,15 @@ std::string Game::validate(const State& s, bool resumed) const {
         for (int l = 0; l < 2; ++l) on += s.guild[g][sp][l] != kNoSeat && (s.guild[g][sp][l] & 0x7F) == q;
     CHECK(on == 5, "seat.home: each seat's 5 helpers are at home or on the board");
   }
-  // A running auction's bids are claims on the bidders' hands (Craftsmen spec 6.2, 9.4).
-  if (s.auc_card != kNoSeat)
-    for (int q = 0; q < n; ++q)
-      CHECK(s.auc_max[q] <= R.hand_value(s, q), "context.auction: a bid above what the bidder's hand is worth");
+  // The binding claims (claims.hpp: bids, a payment under way, a first build) hold: every
+  // determinization keeps them, so a position that breaks one has no deal of any view.
+  Claim cl[kMaxClaims];
+  const int ncl = claims_of(s, n, cl);
+  for (int i = 0; i < ncl; ++i)
+    CHECK(R.colour_value(s, cl[i].seat, cl[i].colours) >= cl[i].need,
+          cl[i].kind == CLAIM_BID   ? "context.auction: a bid above what the bidder's hand is worth"
+          : cl[i].kind == CLAIM_PAY ? "context.pay_amount: more than the payer's hand is worth (in the payment's colours)"
+                                    : "context.build_cost: the first build costs more than the builder's hand is worth");
   // Knowledge (knowledge.hpp): only of seats that play, never more than a hand holds.
   for (int o = 0; o < kMaxPlayers; ++o)
     for (int q = 0; q < kMaxPlayers; ++q) {

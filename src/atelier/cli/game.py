@@ -325,6 +325,10 @@ def _bench_endgame(game, players, n_games, seed, seconds, as_json):
     click.echo(f"{game}, {players} players, {count(n_games, 'greedy game')} from seed {seed}, {r['cpu_count']} CPUs, "
                f"{seconds:g} s per solve (one core), walking back {count(r['step'], 'decision')} at a time")
     for row in r["rows"]:
+        if not row["tail"]:
+            click.echo(f"  seed {row['seed']}: no chance-free decision after the game's last chance event: "
+                       f"nothing to solve")
+            continue
         proof = (f", prove {row['prove_seconds']:.2f} s" if row.get("prove_ok") else "")
         if row.get("margin_seconds") is not None:
             proof += (f", margins {row['margin_seconds']:.2f} s" if row["margin_ok"]

@@ -52,6 +52,12 @@ def endgame_bench(game: str = "inventors", players: int = 2, games: int = 20, se
     for g in range(games):
         gseed = seed + g
         tail = greedy_tail(game, players, gseed)
+        if not tail:   # no decision after the last chance event is chance-free: nothing to solve
+            if progress is not None:
+                progress(f"game {g + 1}/{games} (seed {gseed}): no chance-free decision to solve")
+            rows.append({"seed": gseed, "tail": 0, "furthest": 0, "nodes": None, "seconds": None,
+                         "whole_tail": False})
+            continue
         best = None   # (back, nodes, seconds)
         back = min(step, len(tail))
         while back <= len(tail):

@@ -7,13 +7,13 @@ for a slot of a Notary look's returns (A26; the tier's `returns` lists the face-
 among them and the pools of the rest). Another seat's money is the cards S knows it holds plus
 `money_unseen`, the money deck `{"cards": N}`.
 
-Reading a viewpoint fills the placeholders with unseen cards (the claimants of a running auction
-or payment first, with the highest cards: a start for the deal), then the core deals what S
-cannot see afresh from `seed` (Game::determinize, within the claims) before every check of the
-full format (State.with_view_fields): the state's hidden parts are one sample, and
-`state.viewpoint` says so. Every field the fill reads is checked first (its type, and a count's
-range before any count is expanded into cards), with the full loader's messages: the fill never
-meets a value it cannot use.
+Reading a viewpoint fills the placeholders with unseen cards (the claimants of a running auction,
+a payment or a first build first, with the highest cards: a start for the deal), then the core
+deals what S cannot see afresh from `seed` (Game::determinize, within the claims, from what S
+knows only: the start's choices do not reach the sample) before every check of the full format
+(State.with_view_fields): the state's hidden parts are one sample, and `state.viewpoint` says so.
+Every field the fill reads is checked first (its type, and a count's range before any count is
+expanded into cards), with the full loader's messages: the fill never meets a value it cannot use.
 """
 from __future__ import annotations
 
@@ -291,8 +291,9 @@ def full_from_view(doc: dict, game, money_counts: dict, seed: int) -> dict:
 
 
 def _claims(full: dict, seat: int, n: int) -> dict:
-    """Seats whose hand the public has a lower bound on (rules §6.2): each bid of a running
-    auction, and a payment under way (a build, a buy, a won auction)."""
+    """Seats whose hand the public has a lower bound on (rules §6.2, cext/craftsmen/claims.hpp):
+    each bid of a running auction, a payment under way (a build, a buy, a won auction), and a
+    first build at BUILD2. Only the start of the fill: the core's deal keeps them exactly."""
     out = {}
     ctx = full.get("context")
     if not isinstance(ctx, dict):
@@ -306,4 +307,8 @@ def _claims(full: dict, seat: int, n: int) -> dict:
     q = ctx.get("pay_seat")
     if paying and isinstance(q, int) and q != seat and isinstance(ctx.get("pay_amount"), int):
         out[q] = max(out.get(q, 0), ctx["pay_amount"])
+    building = full.get("phase") == "BUILD2" or (full.get("phase") == "LIMIT" and ctx.get("limit_saved") == "BUILD2")
+    q = ctx.get("limit_actor") if full.get("phase") == "LIMIT" else full.get("actor")
+    if building and isinstance(q, int) and q != seat and isinstance(ctx.get("build_cost"), int):
+        out[q] = max(out.get(q, 0), ctx["build_cost"])
     return out
