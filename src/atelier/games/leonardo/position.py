@@ -199,7 +199,10 @@ class _Reader:
         area = pr.get("area")
         if area is None:
             f["area"] = 0
-        elif area in AREAS[1:]:
+        elif isinstance(area, str) and len(area) == 1 and area in AREAS[1:]:
+            if self.doc.get("phase") != "AREA":
+                _fail("progress.area", f"an area is resolved only in phase AREA (this is "
+                                       f"{json.dumps(self.doc.get('phase'))}): give null")
             f["area"] = AREAS.index(area)
         else:
             _fail("progress.area", f"expected an area letter B..H or null, got {json.dumps(area)}")
