@@ -184,3 +184,11 @@ def test_determinization_does_not_favour_the_truth():
         pairs[tuple(lab["card"] for lab in t.fields()["players"][q]["labs"])] += 1
     share = 1 / len(pairs)
     assert pairs[truth] / n < share + 5 * (share * (1 - share) / n) ** 0.5 + 1e-9, (pairs[truth], len(pairs))
+
+
+# ---- 3. the exact endgame does not solve sealed bids as sequential moves -------------------
+
+def test_endgame_refuses_a_sealed_bid_auction():
+    r = run("endgame", "example:leonardo-auction")
+    line = one_error_line(r)
+    assert "sealed-bid auction" in line and "suggest" in line
