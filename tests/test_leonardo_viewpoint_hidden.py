@@ -192,3 +192,40 @@ def test_endgame_refuses_a_sealed_bid_auction():
     r = run("endgame", "example:leonardo-auction")
     line = one_error_line(r)
     assert "sealed-bid auction" in line and "suggest" in line
+
+
+# ---- 4, 11. positions a seat cannot tell apart get the same answers ----------------------------
+
+def test_greedy_and_views_are_the_same_for_positions_the_mover_cannot_tell_apart():
+    from atelier import solvers
+
+    checked = 0
+    for seed in range(6):
+        for s in random_states(3, 500 + seed, every=2):
+            if s.is_terminal() or s.is_chance():
+                continue
+            p = s.current_player
+            hidden = any(lab["card"] is not None and not lab["revealed"]
+                         for q, P in enumerate(s.fields()["players"]) if q != p for lab in P["labs"])
+            if not hidden:
+                continue
+            other = s.clone()
+            other.determinize(p, seed + 77)    # another truth, the same to seat p
+            assert other.infoset_key(p) == s.infoset_key(p)
+            assert atelier.dump_position(other, viewpoint=p) == atelier.dump_position(s, viewpoint=p)
+            for k in range(3):
+                assert solvers.greedy_move(other, k) == solvers.greedy_move(s, k)
+            checked += 1
+    assert checked > 50
+
+
+def test_suggest_is_the_same_for_positions_the_mover_cannot_tell_apart():
+    from atelier import solvers
+
+    s = next(x for x in random_states(3, 42, every=7)
+             if not (x.is_terminal() or x.is_chance()) and x.fields()["turn"] >= 3)
+    other = s.clone()
+    other.determinize(s.current_player, 5)
+    a = solvers.ismcts(s, iterations=300, seed=3)
+    b = solvers.ismcts(other, iterations=300, seed=3)
+    assert a.best_move == b.best_move and a.signature == b.signature
