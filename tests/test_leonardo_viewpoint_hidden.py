@@ -192,3 +192,20 @@ def test_endgame_refuses_a_sealed_bid_auction():
     r = run("endgame", "example:leonardo-auction")
     line = one_error_line(r)
     assert "sealed-bid auction" in line and "suggest" in line
+
+
+# ---- 11. positions a seat cannot tell apart get the same search answer --------------------------
+
+def test_views_and_suggest_are_the_same_for_positions_the_mover_cannot_tell_apart():
+    from atelier import solvers
+
+    s = next(x for x in random_states(3, 42, every=7)
+             if not (x.is_terminal() or x.is_chance()) and x.fields()["turn"] >= 3)
+    p = s.current_player
+    other = s.clone()
+    other.determinize(p, 5)          # another truth, the same to seat p
+    assert other.infoset_key(p) == s.infoset_key(p)
+    assert atelier.dump_position(other, viewpoint=p) == atelier.dump_position(s, viewpoint=p)
+    a = solvers.ismcts(s, iterations=300, seed=3)
+    b = solvers.ismcts(other, iterations=300, seed=3)
+    assert a.best_move == b.best_move and a.signature == b.signature
