@@ -133,7 +133,16 @@ def test_s28_viewpoint_draw_probabilities_exact():
 def test_s28_variant_after_drawing_4():
     s, deck = s28_state()
     f = s.fields()
-    s = s.with_fields({"row": [8, 3, 9, 2, 4], "deck": [c for c in deck if c != 4],
+    # A truth in which P3's look put #4 on top (the card drawn next): #4 trades places with the
+    # bronze card of the top pile among the looked cards, pile membership included, and leads
+    # the top pile's cards of the look (P0's view is the same either way).
+    b = next(c for c in deck[:3] if c in (4, 5))
+    swap = {b: 4, 4: b}
+    deck = [swap.get(c, c) for c in deck]
+    mid = [swap.get(c, c) for c in f["mid_lower"]]
+    deck = [4] + [c for c in deck[:3] if c != 4] + deck[3:]
+    s = s.with_fields({"row": [8, 3, 9, 2, 4], "deck": deck[1:], "mid_lower": mid,
+                       "look_cards": [[deck[:4], 0]],
                        "completed_any": [1, 12], "history": [2, ["look", 3, 4], 4], "known_prefix": 3,
                        "players": [{}, {"owned": [12], "completed": [12]}, {}, {}, {}]})
     d = s.draw_probabilities(0)

@@ -293,7 +293,9 @@ void bind_leonardo(py::module_& m) {
       .def("determinize", [](PyState& s, py::object seat_obj, py::object seed) {
         const int seat = seat_arg(s, seat_obj);
         Rng rng(B::as_seed(seed, "seed"));
-        s.pos.determinize(seat, rng);
+        if (!s.game->determinize(s.pos.st, seat, rng))
+          fail("determinize: no sample of what seat " + std::to_string(seat) + " cannot see fits the "
+               "public records (hidden labs, deck history) and what the seat itself saw");
       }, py::arg("seat"), py::arg("seed"), "Resample what `seat` cannot see (spec §3.5), in place.")
       .def("draw_probabilities", [](const PyState& s, py::object seat_obj) {
         const int seat = seat_arg(s, seat_obj);
@@ -304,6 +306,19 @@ void bind_leonardo(py::module_& m) {
           if (p[c] > 0) out[py::int_(c + 1)] = p[c];
         return out;
       }, py::arg("seat"), "Spec §6.2: {card: P(next card)} as `seat` sees the deck.")
+      .def("belief_chance_outcomes", [](const PyState& s, py::object seat_obj) {
+        const int seat = seat_arg(s, seat_obj);
+        py::list out;
+        if (!s.pos.is_chance()) return out;
+        double p[kCards];
+        if (!s.game->draw_probabilities(s.pos.st, seat, p)) fail("draw_probabilities: no deck fits the records");
+        for (int c = 0; c < kCards; ++c) {
+          const Move m = mk(M_DRAW, (unsigned)c);
+          if (p[c] > 0) out.append(py::make_tuple((int)m, p[c], s.game->move_to_string(s.pos.st, m)));
+        }
+        return out;
+      }, py::arg("seat"), "At a draw: [(move, probability, text)] as `seat` believes (§6.2), whatever the "
+                          "hidden parts of this state are.")
       .def("deck_hypotheses", [](const PyState& s, py::object seat_obj) {
         const int seat = seat_arg(s, seat_obj);
         return s.game->deck_hypotheses(s.pos.st, seat);
@@ -313,11 +328,16 @@ void bind_leonardo(py::module_& m) {
       })
       .def_static("from_bytes", &state_from_bytes, py::arg("game"), py::arg("data"))
       .def("fields", [](const PyState& s) { return state_fields(*s.game, s.pos.st); })
-      .def("with_fields", [](const PyState& s, py::object d) {
-        auto out = make_state(std::const_pointer_cast<Game>(s.game), state_with_fields(*s.game, s.pos.st, B::as_dict(d, "fields")));
+      .def("with_fields", [](const PyState& s, py::object d, py::object placeholder) {
+        auto out = make_state(std::const_pointer_cast<Game>(s.game),
+                              state_with_fields(*s.game, s.pos.st, B::as_dict(d, "fields"),
+                                                B::as_bool(placeholder, "placeholder")));
         out->viewpoint = s.viewpoint;
         return out;
-      }, py::arg("fields"), "A copy with these fields replaced (validated; keys recomputed).")
+      }, py::arg("fields"), py::arg("placeholder") = false,
+         "A copy with these fields replaced (validated; keys recomputed; forced moves played). "
+         "placeholder=True: the hidden parts are a placeholder to resample next (a viewpoint being "
+         "loaded): the records only true hidden parts fit are not checked and nothing is played.")
       .def("_capsule", [](PyState& s) {
         return py::capsule(static_cast<void*>(&s.pos), "atelier.leonardo.Position");
       });

@@ -46,7 +46,7 @@ struct PyState {
 Edition edition_from_dict(const py::dict& d);
 py::dict state_fields(const Game& g, const State& s);
 // A copy of `base` with the given fields replaced; keys recomputed, then validated.
-State state_with_fields(const Game& g, const State& base, const py::dict& d);
+State state_with_fields(const Game& g, const State& base, const py::dict& d, bool placeholder = false);
 
 py::dict random_games(const std::shared_ptr<Game>& g, long n_games, uint64_t seed);
 py::dict bench_core(const std::shared_ptr<Game>& g, long n_games, uint64_t seed);

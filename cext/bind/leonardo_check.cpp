@@ -61,7 +61,8 @@ bool check_game(const Game& g, Rng& rng, long game, int determinize_every, Tally
       if (h < 0) ++t.over_capacity;
       if (h > t.max_hypotheses) t.max_hypotheses = h;
       State d = s;
-      g.determinize(d, seat, rng);
+      if (!g.determinize(d, seat, rng))
+        return t.error = where(game, decisions, "determinize found no sample for seat " + std::to_string(seat) + " (" + std::to_string(h) + " deck hypotheses)"), false;
       ++t.determinized;
       v = g.validate(d);
       if (!v.empty()) return t.error = where(game, decisions, "determinized: " + v), false;

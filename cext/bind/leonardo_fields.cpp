@@ -416,7 +416,7 @@ void set_lab(const py::dict& d, const std::string& w, Player& P, int l) {
 
 }  // namespace
 
-State state_with_fields(const Game& g, const State& base, const py::dict& d) {
+State state_with_fields(const Game& g, const State& base, const py::dict& d, bool placeholder) {
   const int n = g.num_players();
   State s = base;
   for (auto item : d) {
@@ -554,8 +554,9 @@ State state_with_fields(const Game& g, const State& base, const py::dict& d) {
     else fail(key + ": unknown field (or not settable)");
   }
   g.rekey(s);
-  const std::string err = g.validate(s);
+  const std::string err = g.validate(s, !placeholder);
   if (!err.empty()) fail(err);
+  if (placeholder) return s;   // settled once the hidden parts are resampled (position.py)
   g.settle(s);
   g.rekey(s);
   return s;

@@ -227,6 +227,142 @@ static int replay(const Game& g, const State& s, int seat, const DeckModel& d, H
   return n;
 }
 
+// The deck as built (§2.2), recovered backwards from the current deck and the history: a draw
+// puts its card back on top, a look is undone with the order its looker chose (its `order` must
+// then be the top cards). Without `rng` every look is a fixed record (a full position). With
+// `rng` only `seat`'s own looks are: every other seat's look is chosen here — its arrangement
+// drawn uniformly, then the next in a random order while the result fits no deck — and written
+// into s.look_cards (a determinization must not keep the looker's true order: the deck under it
+// was resampled). true when the result is a deck built as §2.2 builds it (pile labels, the middle
+// pile's lower-tier cards).
+namespace {
+
+struct Unwinder {
+  const Edition& ed;
+  const DeckModel& d;
+  State& s;
+  int seat;          // looks of this seat are fixed; with rng, every other seat's look is free
+  Rng* rng;
+  int look_at[32];   // history index -> look index
+  // Before event e: the cards drawn so far, and how many top positions some look has covered
+  // (the positions below it still lie where the deck was built: their pile is known).
+  int drawn[32], reach[32];
+  long budget = 200000;
+
+  bool label_ok(int c, int i) const {   // card c at position i of the deck as built
+    const int l = i < d.size[0] ? 0 : i < d.size[0] + d.size[1] ? 1 : 2;
+    const int t = ed.cards[c].tier;
+    const bool pool = t < kLowerTiers && ((d.pool[t] >> c) & 1);
+    const bool low_mid = (s.mid_lower >> c) & 1;
+    return l == 2 ? ((ed.bottom_cards >> c) & 1)
+         : l == 1 ? (((ed.middle_cards >> c) & 1) || (pool && low_mid))
+                  : (pool && !low_mid);
+  }
+
+  bool built_ok(const uint8_t* orig, int len) const {
+    if (len != d.size[0] + d.size[1] + d.size[2]) return false;
+    for (int i = 0; i < len; ++i)
+      if (!label_ok(orig[i], i)) return false;
+    return true;
+  }
+
+  // After undoing the look of event e: the positions no earlier look reached hold their pile's cards.
+  bool exposed_ok(int e, const uint8_t* deck, int m) const {
+    for (int j = reach[e]; j < m; ++j)
+      if (!label_ok(deck[j], drawn[e] + j)) return false;
+    return true;
+  }
+
+  // deck[0..len) is the deck just after event e (top first); undo events e, e-1, ..., 0.
+  bool back(int e, uint8_t* deck, int len) {
+    if (--budget < 0) return false;
+    for (; e >= 0; --e) {
+      const uint8_t ev = s.hist[e];
+      if (!(ev & 0x80)) {
+        if (len >= kCards) return !rng;   // more draws than cards: only a hand-written record
+        std::memmove(deck + 1, deck, len++);
+        deck[0] = ev;
+        continue;
+      }
+      const int m = ev & 7, q = (ev >> 3) & 7, li = look_at[e];
+      if (len < m) return false;
+      if (rng && q != seat) {  // free: every arrangement in a random order
+        int perms[24];
+        const int np = kPerms.count[m];
+        for (int i = 0; i < np; ++i) perms[i] = i;
+        for (int i = np - 1; i > 0; --i) {
+          const int j = (int)rng->below((uint32_t)(i + 1));
+          const int x = perms[i]; perms[i] = perms[j]; perms[j] = x;
+        }
+        for (int k = 0; k < np; ++k) {
+          uint8_t d2[kCards];
+          std::memcpy(d2, deck, len);
+          for (int i = 0; i < m; ++i) d2[kPerms.seq[m][perms[k]][i]] = deck[i];
+          if (!exposed_ok(e, d2, m) || !back(e - 1, d2, len)) continue;
+          for (int i = 0; i < 4; ++i) s.look_cards[li][i] = i < m ? deck[i] : 0;
+          s.look_cards[li][0] |= (uint8_t)((perms[k] & 7) << 5);
+          s.look_cards[li][1] |= (uint8_t)((perms[k] >> 3) << 5);
+          return true;
+        }
+        return false;
+      }
+      const int perm = look_perm(s, li);
+      uint8_t pre[4];
+      for (int i = 0; i < m; ++i) {
+        if (deck[i] != look_card(s, li, i)) return false;  // its order is no longer on top
+        pre[kPerms.seq[m][perm][i]] = deck[i];
+      }
+      std::memcpy(deck, pre, m);
+      if (rng && !exposed_ok(e, deck, m)) return false;
+    }
+    // A full position's check stops at the looks: its draws may be written by hand (a card put
+    // in a hand without its draw), which the deck hypotheses (validate) already bound.
+    return !rng || built_ok(deck, len);
+  }
+};
+
+}  // namespace
+
+static bool unwind_deck(const Game& g, State& s, int seat, Rng* rng) {
+  DeckModel d;
+  deck_model(g, s, d);
+  Unwinder u{g.edition(), d, s, seat, rng, {}, {}, {}};
+  for (int e = 0, li = 0, dr = 0, r = 0; e < s.hist_len && e < 32; ++e) {
+    u.drawn[e] = dr;
+    u.reach[e] = r;
+    if (s.hist[e] & 0x80) {
+      u.look_at[e] = li++;
+      if ((s.hist[e] & 7) > r) r = s.hist[e] & 7;
+    } else {
+      u.look_at[e] = -1;
+      ++dr;
+      if (r) --r;
+    }
+  }
+  uint8_t deck[kCards];
+  std::memcpy(deck, s.deck, s.deck_len);
+  return u.back(s.hist_len - 1, deck, s.deck_len);
+}
+
+std::string Game::deck_record_error(const State& s) const {
+  DeckModel d;
+  deck_model(*this, s, d);
+  for (int t = 0; t < kLowerTiers; ++t) {
+    const int low = popcount64(s.mid_lower & d.pool[t]);
+    if (low != ed_.plus_lower[t])
+      return "piles.middle_lower: the middle pile takes " + std::to_string(ed_.plus_lower[t]) + " " +
+             ed_.tier_names[t] + " card(s) from the lower tiers' pool (§2.2), not " + std::to_string(low);
+  }
+  uint32_t pool = 0;
+  for (int t = 0; t < kLowerTiers; ++t) pool |= d.pool[t];
+  if (s.mid_lower & ~pool) return "piles.middle_lower: a card that was not in the lower tiers' pool (§2.2)";
+  State t = s;
+  if (!unwind_deck(*this, t, kMaxPlayers, nullptr))
+    return "deck: a Council look's order is not on top of the deck (a look's cards stay in the order "
+           "its looker chose until they are drawn, §3.4)";
+  return "";
+}
+
 int Game::deck_hypotheses(const State& s, int seat) const {
   DeckModel d;
   deck_model(*this, s, d);
@@ -307,16 +443,24 @@ bool Game::sample_deck(State& s, int seat, Rng& rng) const {
   for (int i = 0; i < s.deck_len; ++i) want |= 1u << s.deck[i];
   for (int i = 0; i < h.len; ++i) have |= 1u << deck[i];
   if (have != want) return false;
-  std::memcpy(s.deck, deck, s.deck_len);
-  s.mid_lower = mid_lower;
+  State t = s;
+  std::memcpy(t.deck, deck, t.deck_len);
+  t.mid_lower = mid_lower;
+  // The other seats' looks: what each saw and the order it chose, as this sample has them.
+  if (!unwind_deck(*this, t, seat, &rng)) return false;
+  s = t;
   return true;
 }
 
 // §3.5.2: one hidden lab uniform over cand; two jointly over valid pairs under the snapshot.
-void Game::sample_labs(State& s, int q, Rng& rng) const {
+// A seat deciding a lab start now (Phase A, step 2-3) has a real choice — the engine plays a
+// start with NONE as its only option by itself (§11.4) — so its sample must leave it one: a
+// card it could start beside NONE. false when no sample fits (the records contradict), and
+// then nothing is changed: a determinization never keeps the true labs for want of a sample.
+bool Game::sample_labs(State& s, int q, Rng& rng) const {
   Player& P = s.pl[q];
   const bool h0 = P.lab[0].hidden(), h1 = P.lab[1].hidden();
-  if (!h0 && !h1) return;
+  if (!h0 && !h1) return true;
   uint8_t tot[kKinds], rev[kKinds];
   for (int k = 0; k < kKinds; ++k) {
     tot[k] = (uint8_t)(P.hand[k] + lab_mat(P, 0, k) + lab_mat(P, 1, k));
@@ -326,11 +470,27 @@ void Game::sample_labs(State& s, int q, Rng& rng) const {
   }
   uint8_t room[kKinds];
   for (int k = 0; k < kKinds; ++k) room[k] = (uint8_t)(tot[k] - rev[k]);
+  const bool deciding = s.phase == LAB && s.step >= 2 && s.actor == q;
+  const uint32_t can_start = deciding ? startable(s) : 0;
+  // Does the deciding seat keep a start beside NONE with these hidden cards (kNone: not hidden)?
+  auto keeps_choice = [&](int a, int b) {
+    if (!deciding) return true;
+    uint8_t hand[kKinds];
+    for (int k = 0; k < kKinds; ++k)
+      hand[k] = (uint8_t)(room[k] - (a != (int)kNone ? ed_.cards[a].mats[k] : 0) -
+                          (b != (int)kNone ? ed_.cards[b].mats[k] : 0));
+    const int other = s.step == 2 ? (h1 ? b : P.lab[1].card) : (h0 ? a : P.lab[0].card);
+    for (uint32_t w = can_start; w; w &= w - 1) {
+      const int c = lsb64(w);
+      if (c != other && ed_.fits(c, hand)) return true;
+    }
+    return false;
+  };
   int x0 = P.lab[0].card, x1 = P.lab[1].card;
   if (h0 && h1) {
     uint8_t B[kKinds];
     for (int k = 0; k < kKinds; ++k) B[k] = (uint8_t)nib(P.snap_budget, k);
-    int count = 0, pick = -1, pa = -1, pb = -1;
+    int count = 0, pa = -1, pb = -1;
     for (uint32_t wa = P.lab[0].cand; wa; wa &= wa - 1)
       for (uint32_t wb = P.lab[1].cand; wb; wb &= wb - 1) {
         const int a = lsb64(wa), b = lsb64(wb);
@@ -340,10 +500,10 @@ void Game::sample_labs(State& s, int q, Rng& rng) const {
           const int need = ed_.cards[a].mats[k] + ed_.cards[b].mats[k];
           ok = need <= B[k] && need <= room[k];
         }
-        if (!ok) continue;
-        if (rng.below((uint32_t)++count) == 0) pick = count, pa = a, pb = b;  // reservoir
+        if (!ok || !keeps_choice(a, b)) continue;
+        if (rng.below((uint32_t)++count) == 0) pa = a, pb = b;  // reservoir
       }
-    if (pick < 0) return;  // no valid pair: keep the true labs (records are exact, so unreachable)
+    if (!count) return false;
     x0 = pa;
     x1 = pb;
   } else {
@@ -353,9 +513,10 @@ void Game::sample_labs(State& s, int q, Rng& rng) const {
     for (uint32_t w = P.lab[l].cand; w; w &= w - 1) {
       const int a = lsb64(w);
       if (a == other || !ed_.fits(a, room)) continue;
+      if (!keeps_choice(l == 0 ? a : (int)kNone, l == 1 ? a : (int)kNone)) continue;
       if (rng.below((uint32_t)++count) == 0) pick = a;
     }
-    if (pick < 0) return;
+    if (!count) return false;
     (l == 0 ? x0 : x1) = pick;
   }
   for (int l = 0; l < kLabs; ++l) {
@@ -364,26 +525,32 @@ void Game::sample_labs(State& s, int q, Rng& rng) const {
     for (int k = 0; k < kKinds; ++k) set_lab_mat(P, l, k, ed_.cards[P.lab[l].card].mats[k]);
   }
   for (int k = 0; k < kKinds; ++k) P.hand[k] = (uint8_t)(tot[k] - lab_mat(P, 0, k) - lab_mat(P, 1, k));
+  return true;
 }
 
-void Game::determinize(State& s, int seat, Rng& rng) const {
-  if (s.phase == GAME_OVER) return;
+// false when some hidden part has no sample that fits the records; `s` is then unchanged (the
+// caller refuses: a determinization never falls back on the truth).
+bool Game::determinize(State& s, int seat, Rng& rng) const {
+  State t = s;   // at the end too: the deck left over is still unseen
+
   for (int q = 0; q < n_; ++q)
-    if (q != seat) sample_labs(s, q, rng);
-  if (s.phase == BID) {  // opponents' bids already entered, uniform over 0..money
+    if (q != seat && !sample_labs(t, q, rng)) return false;
+  if (t.phase == BID) {  // opponents' bids already entered, uniform over 0..money
     int i = 0;
     for (int j = 0; j < n_; ++j) {
-      const int q = (s.leo + j) % n_;
-      if (!((s.d_seats[s.d_idx] >> q) & 1)) continue;
-      if (q != seat && i < s.idx) {
-        const int top = s.pl[q].money < kMaxBid ? s.pl[q].money : kMaxBid;
-        s.bids[q] = (uint16_t)rng.below((uint32_t)top + 1);
+      const int q = (t.leo + j) % n_;
+      if (!((t.d_seats[t.d_idx] >> q) & 1)) continue;
+      if (q != seat && i < t.idx) {
+        const int top = t.pl[q].money < kMaxBid ? t.pl[q].money : kMaxBid;
+        t.bids[q] = (uint16_t)rng.below((uint32_t)top + 1);
       }
       ++i;
     }
   }
-  if (s.deck_len) sample_deck(s, seat, rng);
-  rekey(s);
+  if (!sample_deck(t, seat, rng)) return false;
+  rekey(t);
+  s = t;
+  return true;
 }
 
 }  // namespace atelier::leonardo

@@ -65,7 +65,10 @@ class Game {
   uint64_t infoset_key(const State& s, int seat) const { return s.pub ^ private_key(s, seat); }
 
   // Every packed-field bound and the §3.1 record checks. "" when valid, else "field: reason".
-  std::string validate(const State& s) const;
+  // records=false: the hidden parts are a placeholder about to be resampled (a viewpoint being
+  // loaded), so the records only the true hidden parts must fit (deck order against the looks
+  // and piles, the true lab pair against its snapshot) are not checked.
+  std::string validate(const State& s, bool records = true) const;
 
   std::string move_to_string(const State& s, Move m) const;
   std::string parse_move(const State& s, const std::string& text, Move& m) const;
@@ -78,12 +81,16 @@ class Game {
 
   // §3.5 (determinize.cpp): resample what `seat` cannot see. deck_hypotheses counts the §3.5.1
   // hypotheses (0: no deck fits the history; -1: more than the 4096 capacity).
-  void determinize(State& s, int seat, Rng& rng) const;
+  // false: no sample fits the records (s unchanged; never on a state that passed validate()).
+  bool determinize(State& s, int seat, Rng& rng) const;
   int deck_hypotheses(const State& s, int seat) const;
   // §6.2 lazy draws: P(next card = c) from seat's view, p[kCards]; false if no deck fits.
   bool draw_probabilities(const State& s, int seat, double* p) const;
   bool sample_deck(State& s, int seat, Rng& rng) const;
-  void sample_labs(State& s, int q, Rng& rng) const;
+  bool sample_labs(State& s, int q, Rng& rng) const;
+  // The deck order, the looks' orders and the draws against a deck built as §2.2 builds it,
+  // and piles.middle_lower: "" or "field: reason" (a full position's exact records).
+  std::string deck_record_error(const State& s) const;
 
   // Helpers shared by the rules files.
   int thr(const State& s, int p, int c, uint32_t owned) const;  // §5.5 D2 threshold
@@ -168,6 +175,7 @@ struct Position {
   }
   uint64_t hash() const { return st.hash; }
   uint64_t infoset_key(int seat) const { return game->infoset_key(st, seat); }
+  // Cannot fail on a validated state (its truth is one sample that fits); the binding checks.
   void determinize(int seat, Rng& rng) { game->determinize(st, seat, rng); }
   Move greedy_move(Rng& rng) const { return game->greedy_move(st, rng); }
   // Features (concept.md): the state from `seat`'s side, feature_count() floats.

@@ -10,7 +10,7 @@ namespace atelier::leonardo {
 
 static std::string S(int v) { return std::to_string(v); }
 
-std::string Game::validate(const State& s) const {
+std::string Game::validate(const State& s, bool records) const {
   if (s.phase > GAME_OVER) return "phase: unknown phase " + S(s.phase);
   if (s.turn > ed_.turns) return "turn: must be 0.." + S(ed_.turns);
   if ((s.turn == 0) != (s.phase == FAVOUR)) return "turn: 0 exactly during the favour picks";
@@ -198,6 +198,12 @@ std::string Game::validate(const State& s) const {
     const Player& P = s.pl[p];
     for (int l = 0; l < kLabs; ++l)
       if (P.lab[l].cand & ~live) return "players[" + S(p) + "].labs[" + S(l) + "].cand: a card outside row and deck";
+    if (records && P.snap_turn) {  // the true pair is one the records allow (§3.5.2)
+      for (int k = 0; k < kKinds; ++k)
+        if (ed_.cards[P.lab[0].card].mats[k] + ed_.cards[P.lab[1].card].mats[k] > nib(P.snap_budget, k))
+          return "players[" + S(p) + "].snap: the hidden labs' cards do not fit the snapshot's budget "
+                 "(no determinization could sample them)";
+    }
     if (P.snap_turn) {
       bool pair = false;
       for (uint32_t a = P.lab[0].cand; a && !pair; a &= a - 1)
@@ -215,6 +221,10 @@ std::string Game::validate(const State& s) const {
   const int hyps = deck_hypotheses(s, kMaxPlayers);
   if (hyps < 0) return "deck history: needs more than 4096 deck hypotheses";
   if (hyps == 0) return "deck history: no deck built as the setup builds it (§2.2) fits the cards drawn and the looks recorded";
+  if (records) {
+    const std::string e = deck_record_error(s);
+    if (!e.empty()) return e;
+  }
   if (s.hash != compute_hash(s)) return "hash: does not match the contents";
   if (s.pub != compute_public(s)) return "pub: does not match the contents";
   return "";

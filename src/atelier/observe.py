@@ -76,12 +76,31 @@ def _check_seat(state, seat):
         raise InputError(f"seat: expected 0..{n - 1}, got {seat!r}")
 
 
-def chance_outcomes(state) -> list[tuple[int, float, str]]:
+def chance_outcomes(state, sample: bool = False) -> list[tuple[int, float, str]]:
     """[(move, probability, text)] of the chance node `state`, moves in canonical order
     ([] at a decision or at the end). Legendary Inventors' reveal has too many outcomes to list:
-    InputError (sample it with `state.sample_chance(seed)`, or give one as `reveal:...`)."""
+    InputError (sample it with `state.sample_chance(seed)`, or give one as `reveal:...`).
+
+    On a viewpoint (`state.viewpoint` a seat) the probabilities are the seat's belief, whatever
+    the one sample of its hidden parts the state holds (the ruleset's `belief_chance_outcomes`);
+    a ruleset that cannot give them refuses with InputError. `sample=True` asks for the
+    outcomes of the sample the state holds instead (they answer for that sample only)."""
+    if not isinstance(sample, bool):
+        raise InputError(f"sample: expected true or false, got {sample!r}")
     if not state.is_chance():
         return []
+    vp = getattr(state, "viewpoint", None)
+    if vp is not None and not sample:
+        belief = getattr(state, "belief_chance_outcomes", None)
+        if belief is None:
+            raise InputError(f"chance_outcomes: this state is seat {vp}'s viewpoint and its ruleset "
+                             "gives no belief over the outcomes; its own outcomes answer for one "
+                             "sample of what the seat cannot see (ask with sample=True)")
+        try:
+            items = belief(vp)
+        except ValueError as exc:
+            raise InputError(str(exc)) from None
+        return [(int(m), float(p), str(text)) for m, p, text in items]
     if _game_name(state) == "inventors":
         from . import position_dict
 

@@ -1,7 +1,8 @@
 """Playing on from a viewpoint (docs/positions.md): a state loaded from one seat's view holds a
 placeholder sample of what that seat cannot see, so a move is taken only when its result, as
 that seat sees it, does not depend on the sample. Generic: it asks the state for nothing but
-`viewpoint`, `determinize`, `parse_move`, `chance_outcomes` and the position writer."""
+`viewpoint`, `determinize`, `parse_move`, `chance_outcomes`, `sample_chance` and the position
+writer."""
 from __future__ import annotations
 
 from .errors import InputError
@@ -14,6 +15,30 @@ def _seen(state, viewpoint):
     from . import position_dict
 
     return position_dict(state, viewpoint)
+
+
+def _mix(seed: int, k: int) -> int:
+    """The k-th seed derived from `seed` (splitmix64 step): the resampling and the draw must not
+    share one stream."""
+    z = (seed + 0x9E3779B97F4A7C15 * (k + 1)) & (2**64 - 1)
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & (2**64 - 1)
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & (2**64 - 1)
+    return z ^ (z >> 31)
+
+
+def sample_in_view(state, seed: int = 0):
+    """The viewpoint state after its chance node, drawn as its seat believes: what the seat
+    cannot see is resampled from `seed` first, then the outcome is drawn from that sample, so
+    over seeds the outcome follows the seat's odds (not those of the one placeholder sample
+    the state was loaded with). `state` is left as it was."""
+    vp = state.viewpoint
+    if vp is None:
+        raise InputError("sample_in_view: this state is a full position, not a viewpoint")
+    probe = state.clone()
+    if probe.is_chance():
+        probe.determinize(vp, _mix(seed, 0))
+        probe.sample_chance(_mix(seed, 1))
+    return probe
 
 
 def apply_in_view(state, move, seed: int = 0):

@@ -13,7 +13,7 @@ from ..games import GAMES
 from ..jsonfmt import strict_dumps
 from ..wording import count
 from ..limits import SEED_MAX
-from ..viewpoint import apply_in_view
+from ..viewpoint import apply_in_view, sample_in_view
 from . import main
 from .errors import quoted, run_guarded
 from .options import (GAMES as N_GAMES, PLAYERS, SEAT, SECONDS, SEED, WIDTH, Whole, edition_option, json_option,
@@ -203,10 +203,14 @@ def apply(pos, moves, seed, edition):
     draws = 0
 
     def sample_if_chance():
-        nonlocal draws
+        nonlocal draws, state
         if seed is not None and state.is_chance():
-            # One seed per draw: replayable, and the draws differ.
-            state.sample_chance((seed + draws) & SEED_MAX)
+            # One seed per draw: replayable, and the draws differ. On a viewpoint the hidden
+            # parts are resampled from the seed first: the draw follows the seat's odds.
+            if getattr(state, "viewpoint", None) is not None:
+                state = sample_in_view(state, (seed + draws) & SEED_MAX)
+            else:
+                state.sample_chance((seed + draws) & SEED_MAX)
             draws += 1
 
     for mv in moves:

@@ -22,9 +22,17 @@ def endgame_refusal(state, determinizations: int) -> str | None:
     determinization, §3.3), or a full position with determinizations asked for, is averaged
     over sampled full states; that is sound from turn 8 on only."""
     viewpoint = getattr(state, "viewpoint", None)
+    f = state.fields()
+    if f["phase"] == "BID":
+        # §5.5 D5, §11.4: the bids are sealed. A solve of sampled full states would let a later
+        # bidder answer the earlier bid it cannot see; the round is a simultaneous game whose
+        # value is a mixed equilibrium, which the exact solvers do not compute yet.
+        return ("endgame: the position is a sealed-bid auction (§5.5 D5): the bidders choose "
+                "without seeing each other's bids, a simultaneous game the exact solvers would "
+                "treat as sequential (a later bidder answering the earlier bid); use suggest (ISMCTS)")
     if viewpoint is None and not determinizations:
         return None
-    turn = state.fields()["turn"]
+    turn = f["turn"]
     if turn >= FIRST_TURN_WITHOUT_DRAWS:
         return None
     who = f"the viewpoint of seat {viewpoint}" if viewpoint is not None else "a determinized position"

@@ -199,7 +199,10 @@ class _Reader:
         area = pr.get("area")
         if area is None:
             f["area"] = 0
-        elif area in AREAS[1:]:
+        elif isinstance(area, str) and len(area) == 1 and area in AREAS[1:]:
+            if self.doc.get("phase") != "AREA":
+                _fail("progress.area", f"an area is resolved only in phase AREA (this is "
+                                       f"{json.dumps(self.doc.get('phase'))}): give null")
             f["area"] = AREAS.index(area)
         else:
             _fail("progress.area", f"expected an area letter B..H or null, got {json.dumps(area)}")
@@ -464,12 +467,23 @@ def position_from_dict(doc, edition=None, seed=0):
             if lab["card"] == "hidden":
                 raise AssertionError("placeholder missing")
     try:
-        state = game.start(0).with_fields(f)
+        # A viewpoint's hidden parts are a placeholder: resample them before anything is played
+        # from them (a placeholder hand can make an opponent's real decision look forced).
+        state = game.start(0).with_fields(f, placeholder=vp is not None)
     except ValueError as exc:   # the core names its fields (docs/positions.md)
         raise InputError(str(exc)) from None
     if vp is not None:
         if state.deck_hypotheses(vp) == 0:
             _fail("history", f"no deck fits seat {vp}'s own looks and the draws (§3.5.1)")
-        state.determinize(vp, seed)
+        try:
+            state.determinize(vp, seed)
+        except ValueError:
+            who = f"seat {f['actor']}" if f["actor"] != vp else "the seats"
+            _fail("seats", f"no sample of what seat {vp} cannot see fits the records: the hidden labs' "
+                           f"cand and the materials (§3.5.2){' leave ' + who + ' no lab start to decide' if f['phase'] == 'LAB' and f['step'] >= 2 and f['actor'] != vp else ''}")
+        try:
+            state = state.with_fields({})   # checked as a full state, forced moves played (§11.4)
+        except ValueError as exc:
+            raise InputError(str(exc)) from None
         state.viewpoint = vp
     return state
