@@ -19,9 +19,11 @@ BUDGET = 60_000   # expectimax nodes: small positions only, so the comparison st
 def chance_free_positions(game, players, seeds, count, budget=BUDGET):
     """For each game, the earliest chance-free decision of its tail that expectimax still solves
     within `budget` nodes and that has a choice to make."""
+    refusal = solvers.game_hook(game, "endgame_refusal")   # e.g. a Leonardo sealed-bid round
     out = []
     for seed in seeds:
-        states = [s for s in mixed_game(game, players, seed) if engine.chance_free(s)]
+        states = [s for s in mixed_game(game, players, seed) if engine.chance_free(s)
+                  and (refusal is None or refusal(s, 0) is None)]
         pick = None
         for s in reversed(states):
             try:

@@ -5,6 +5,7 @@ import sys
 
 import click
 
+from ..console import make_console
 from . import main
 from .errors import run_guarded
 from .options import PLAYERS, Whole, seed_option
@@ -41,10 +42,9 @@ def train(game, players, games, generations, iterations, positions, seed, out, r
 
         distributed.connect(ray_address)
         runner = distributed.selfplay_runner(ray_address)
-    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    console = Console(stderr=True)
+    console = make_console(stderr=True)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, disable=not sys.stderr.isatty()) as prog:
         tasks = {}
