@@ -1,8 +1,10 @@
 """`atelier play --human`: a whole game against bots driven through stdin, written as a record."""
 import json
+import pathlib
 
 import pytest
 
+import atelier
 from atelier import records
 from cli_helpers import one_error_line, run
 
@@ -74,7 +76,9 @@ def _prompts(text):
 def test_ctrl_c_saves_the_record(tmp_path):
     """A real SIGINT while the game waits for the human: the record is saved with its moves."""
     out = tmp_path / "c.json"
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(os.path.dirname(__file__), "..", "src"),
+    # The atelier these tests import (the installed one under CI, the source tree under
+    # PYTHONPATH=src), never ../src blindly: a clean checkout's src has no compiled core.
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(pathlib.Path(atelier.__file__).parent.parent),
                                                        os.environ.get("PYTHONPATH", "")]))
     p = subprocess.Popen([sys.executable, "-m", "atelier", "play", "--human", "0", "--bots", "greedy", "--seed", "4",
                           "--out", str(out)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
