@@ -20,12 +20,12 @@ int random_playout(const Game& g, Rng& rng, Position& p, MoveList& ml) {
   int decisions = 0;
   while (!p.is_terminal()) {
     if (p.is_chance()) {
-      p.sample_chance(rng);
+      p.playout_chance(rng);
       continue;
     }
     p.legal_moves(ml);
     if (ml.size == 0) throw std::runtime_error("rules core: no legal move at a decision point");
-    p.apply(ml[(int)rng.below((uint32_t)ml.size)]);
+    p.playout_apply(ml[(int)rng.below((uint32_t)ml.size)]);
     if (++decisions > kMaxDecisions) throw std::runtime_error("rules core: playout too long");
   }
   return decisions;

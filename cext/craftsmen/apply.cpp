@@ -87,6 +87,13 @@ static int faceup_by_rank(const State& s, int rank) {
 }
 
 void Game::apply(State& s, Move m) const {
+  transition(s, m);
+  know_buildings(s, n_);
+}
+
+void Game::playout_apply(State& s, Move m) const { transition(s, m); }
+
+void Game::transition(State& s, Move m) const {
   const Rules R(*this);
   const int p = s.actor;
   Seat& st = s.seat[p];
@@ -541,7 +548,6 @@ void Game::apply(State& s, Move m) const {
       break;
   }
   R.advance(s);
-  know_buildings(s, n_);
 }
 
 }  // namespace atelier::craftsmen

@@ -105,29 +105,40 @@ int Game::chance_outcomes(const State& s, Move* m, double* p, int cap) const {
   return c;
 }
 
-void Game::sample_chance(State& s, Rng& rng) const {
+void Game::sample_chance(State& s, Rng& rng) const { sample<true>(s, rng); }
+void Game::playout_sample_chance(State& s, Rng& rng) const { sample<false>(s, rng); }
+
+template <bool Know>
+void Game::sample(State& s, Rng& rng) const {
   if (s.phase != P_CHANCE) return;
+  Move m;
   if (s.ch_src == 0) {
     int r = (int)rng.below((uint32_t)Rules::place_count(s, M_DECK));
     int k = 0;
     while (r >= s.money[M_DECK][k]) r -= s.money[M_DECK][k++];
-    apply_chance(s, mk(DRAW, k));
-    return;
+    m = mk(DRAW, k);
+  } else {
+    const int seg = first_segment(s, s.ch_src);
+    int cand[kBuildings], c = 0;
+    for (int b = Rules::first(s.ch_src); b < Rules::last(s.ch_src); ++b)
+      if (s.bloc[b] == (B_SEG | seg)) cand[c++] = b;
+    m = mk(DRAW, 16 + cand[rng.below((uint32_t)c)]);
   }
-  const int seg = first_segment(s, s.ch_src);
-  int cand[kBuildings], c = 0;
-  for (int b = Rules::first(s.ch_src); b < Rules::last(s.ch_src); ++b)
-    if (s.bloc[b] == (B_SEG | seg)) cand[c++] = b;
-  apply_chance(s, mk(DRAW, 16 + cand[rng.below((uint32_t)c)]));
+  draw(s, m);
+  if (Know) know_buildings(s, n_);
 }
 
 void Game::apply_chance(State& s, Move m) const {
+  draw(s, m);
+  know_buildings(s, n_);
+}
+
+void Game::draw(State& s, Move m) const {
   const Rules R(*this);
   s.last_end = kNoSeat;
   const int x = (int)marg(m);
   R.deliver(s, s.ch_src == 0 ? x : x - 16);
   R.advance(s);
-  know_buildings(s, n_);
 }
 
 }  // namespace atelier::craftsmen

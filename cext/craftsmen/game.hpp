@@ -36,9 +36,14 @@ class Game {
   void legal_moves(const State& s, MoveList& out) const;  // canonical order (docs/notation.md)
   bool is_legal(const State& s, Move m) const;
   void apply(State& s, Move m) const;  // precondition: is_legal(s, m)
+  // The same transition without updating what each seat knows of the buildings (bknow): a
+  // playout's states are thrown away, and only determinization, validation and the field view
+  // read bknow (rescanning the 70 buildings was half of a playout's instructions).
+  void playout_apply(State& s, Move m) const;
 
   // Chance (Craftsmen spec 6.4, Craftsmen §15): draws from the first non-empty deck segment.
   void sample_chance(State& s, Rng& rng) const;
+  void playout_sample_chance(State& s, Rng& rng) const;  // bknow left as it was, as playout_apply
   int chance_outcomes(const State& s, Move* m, double* p, int cap) const;
   void apply_chance(State& s, Move m) const;  // precondition: one of chance_outcomes
 
@@ -81,6 +86,10 @@ class Game {
   int n_;
   uint8_t age_rank_[kMaxPlayers];
 
+  void transition(State& s, Move m) const;         // apply without the bknow update
+  void draw(State& s, Move m) const;               // apply_chance without it
+  template <bool Know> void sample(State& s, Rng& rng) const;
+
   friend struct Rules;
 };
 
@@ -98,9 +107,9 @@ struct Position {
   Move random_move(Rng& rng) const { return random_from_list(*this, rng); }
   void apply(Move m) { game->apply(st, m); }
   void sample_chance(Rng& rng) { game->sample_chance(st, rng); }
-  // Playouts throw their states away: this ruleset keeps its keys incrementally anyway.
-  void playout_apply(Move m) { apply(m); }
-  void playout_chance(Rng& rng) { sample_chance(rng); }
+  // Playouts throw their states away: they skip the buildings' knowledge (bknow).
+  void playout_apply(Move m) { game->playout_apply(st, m); }
+  void playout_chance(Rng& rng) { game->playout_sample_chance(st, rng); }
   int chance_outcomes(Move* m, double* p, int cap) const { return game->chance_outcomes(st, m, p, cap); }
   void apply_chance(Move m) { game->apply_chance(st, m); }
   void returns(double* out) const { game->returns(st, out); }
