@@ -194,7 +194,30 @@ def test_endgame_refuses_a_sealed_bid_auction():
     assert "sealed-bid auction" in line and "suggest" in line
 
 
-# ---- 11. positions a seat cannot tell apart get the same search answer --------------------------
+# ---- 4, 11. positions a seat cannot tell apart get the same answers --------------------------
+
+def test_greedy_is_the_same_for_positions_the_mover_cannot_tell_apart():
+    from atelier import solvers
+
+    checked = 0
+    for seed in range(6):
+        for s in random_states(3, 500 + seed, every=2):
+            if s.is_terminal() or s.is_chance():
+                continue
+            p = s.current_player
+            hidden = any(lab["card"] is not None and not lab["revealed"]
+                         for q, P in enumerate(s.fields()["players"]) if q != p for lab in P["labs"])
+            if not hidden:
+                continue
+            other = s.clone()
+            other.determinize(p, seed + 77)    # another truth, the same to seat p
+            assert other.infoset_key(p) == s.infoset_key(p)
+            assert atelier.dump_position(other, viewpoint=p) == atelier.dump_position(s, viewpoint=p)
+            for k in range(3):
+                assert solvers.greedy_move(other, k) == solvers.greedy_move(s, k)
+            checked += 1
+    assert checked > 50
+
 
 def test_views_and_suggest_are_the_same_for_positions_the_mover_cannot_tell_apart():
     from atelier import solvers

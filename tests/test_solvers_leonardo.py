@@ -38,12 +38,18 @@ def _phase(s):
     return s.fields()["phase"]
 
 
-def find(pred, players=4, seeds=range(400)):
-    """The first decision state `pred(states, i)` accepts, with its game's later states."""
+def finds(pred, players=4, seeds=range(400)):
+    """Every decision state `pred(states, i)` accepts, in order, with its game's later states."""
     for _, states in _games(players, seeds):
         for i, s in enumerate(states):
             if not s.is_chance() and pred(states, i):
-                return s, states[i:]
+                yield s, states[i:]
+
+
+def find(pred, players=4, seeds=range(400)):
+    """The first decision state `pred(states, i)` accepts, with its game's later states."""
+    for found in finds(pred, players, seeds):
+        return found
     pytest.fail("no such position in the seeded games")
 
 
@@ -180,11 +186,17 @@ def test_a_completion_leads_the_observer_to_different_nodes():
     # Determinizations of the root differ in the opponents' hidden labs: in some, a lab
     # completes in Phase D and its card is revealed (§5.5 D3), in others another or none. Each
     # revealed outcome is a different information set of the observer, with its own node.
-    root, later = find(before_draw)
-    played = next(m for m in root.legal_moves() if _same_after(root, m, later[1]))
-    tree = _tree(root, 20000)
-    decisions = _next_own_decisions(tree, root, played, range(8), branch_chance=True)
-    completed = {tuple(d.fields()["completed_any"]) for d in decisions}
+    # The first position before a draw where the followed lines reveal different completions
+    # and the tree went deep enough to decide at every one of them (which position that is
+    # depends on the bots' play, not on the property); each then must have its own node.
+    for tries, (root, later) in enumerate(finds(before_draw)):
+        played = next(m for m in root.legal_moves() if _same_after(root, m, later[1]))
+        tree = _tree(root, 20000)
+        decisions = _next_own_decisions(tree, root, played, range(8), branch_chance=True)
+        completed = {tuple(d.fields()["completed_any"]) for d in decisions}
+        met = all(tree.decision_stats(d) for d in decisions)
+        if (len(completed) >= 2 and met) or tries == 12:
+            break
     assert len(completed) >= 2
     by_key = _check_own_nodes(tree, decisions, min_keys=len(completed))
     assert {tuple(d.fields()["completed_any"]) for d in by_key.values()} == completed
@@ -217,15 +229,19 @@ def test_the_observers_own_council_look_leads_to_different_nodes():
 def test_what_the_observer_cannot_tell_apart_shares_one_node():
     # Determinizations of the root differ in what the observer cannot see; its next decision
     # after a public move is then one information set, one node, whatever was sampled.
-    root, later = find(before_draw)
-    played = next(m for m in root.legal_moves() if _same_after(root, m, later[1]))
-    tree = _tree(root, 20000)
-    o = root.current_player
-    decisions = _next_own_decisions(tree, root, played, range(12))
-    groups = {}
-    for d in decisions:
-        groups.setdefault(d.infoset_key(o), []).append(d)
-    shared = [g for g in groups.values() if len({d.hash for d in g}) > 1]
+    # The first position before a draw whose followed lines reach one information set from
+    # different full states (which position depends on the bots' play).
+    for tries, (root, later) in enumerate(finds(before_draw)):
+        played = next(m for m in root.legal_moves() if _same_after(root, m, later[1]))
+        tree = _tree(root, 20000)
+        o = root.current_player
+        decisions = _next_own_decisions(tree, root, played, range(12))
+        groups = {}
+        for d in decisions:
+            groups.setdefault(d.infoset_key(o), []).append(d)
+        shared = [g for g in groups.values() if len({d.hash for d in g}) > 1]
+        if shared or tries == 8:
+            break
     assert shared     # the same information set reached from different full states
     for g in shared:
         assert len({tuple(tree.decision_stats(d)) for d in g}) == 1

@@ -1,6 +1,7 @@
 // The greedy baseline: try every legal move on a copy (settling forced moves), score the result
-// from the mover's view, play the best; exact ties broken by the rng (docs/bots.md). The
-// evaluation uses only the mover's own holdings and public facts:
+// from the mover's view, play the best; exact ties broken by the rng (docs/bots.md). The copy is
+// one sample of what the mover cannot see (greedy_move below). The evaluation uses only the
+// mover's own holdings and public facts:
 // - score now (money + type bonus);
 // - each working lab: r * (0.3 + 0.6 * share of its threshold reached), r its reward (first,
 //   or later once continuing), halved while its card is not in the row and not continuing;
@@ -36,6 +37,14 @@ Move Game::greedy_move(const State& s, Rng& rng) const {
   legal_moves(s, ml);
   if (ml.size == 0) return 0;
   const int p = s.actor;
+  // The look-ahead runs Phase C/D (research, completions) on a copy: it must not read what the
+  // mover cannot see. The others' hidden labs, and with them their hands, are resampled (§3.5.2)
+  // from the rng first, so two positions the mover cannot tell apart give the same move for the
+  // same rng. The deck order and sealed bids are never read before the copy stops (at a draw or
+  // a bid). A valid state always has a sample (its truth is one), so nothing is kept.
+  State seen = s;
+  for (int q = 0; q < n_; ++q)
+    if (q != p) sample_labs(seen, q, rng);
   double best = -1e300;
   Move pick = ml[0];
   int ties = 0;
@@ -44,7 +53,7 @@ Move Game::greedy_move(const State& s, Rng& rng) const {
     if (mkind(ml[i]) == M_BID) {
       v = -(double)marg(ml[i]) * 0.5 + (marg(ml[i]) > 0 ? 4.0 : 0.0) - 0.2 * (marg(ml[i]) > 8 ? marg(ml[i]) - 8 : 0);
     } else {
-      State c = s;
+      State c = seen;
       apply_unkeyed(c, ml[i]);   // a look-ahead copy: its keys are never read
       v = evaluate(*this, c, p);
     }
