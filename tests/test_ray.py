@@ -158,7 +158,7 @@ def test_train_selfplay_same_as_local():
     model (sent to the workers once)."""
     from atelier import train
 
-    s = train.Settings(game="inventors", players=2, games=3, iterations=5, positions=3, seed=6)
+    s = train.Settings(game="inventors", players=2, games=3, iterations=5, positions=3, seed=6, gen0_games=3)
     local = train.generate(s, 0, None)
     for chunk in (None, 2):
         got = train.generate(s, 0, None, runner=distributed.selfplay_runner(chunk=chunk))

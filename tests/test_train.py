@@ -12,7 +12,8 @@ import atelier
 from atelier import InputError, model, train
 from cli_helpers import one_error_line, run
 
-TINY = dict(game="inventors", players=2, games=4, generations=1, iterations=8, positions=6, epochs=25)
+TINY = dict(game="inventors", players=2, games=4, generations=1, iterations=8, positions=6, epochs=25,
+            gen0="search")
 
 
 def tiny(**kw):
@@ -58,6 +59,25 @@ def test_tiny_run_gives_a_model_that_loads_and_learns(tmp_path):
     assert np.allclose(win.sum(1), 1, atol=1e-5)
     assert np.allclose(d["win"].sum(1), 1)
     assert (tmp_path / "model.npz").exists() == g["match"]["admitted"]
+
+
+def test_greedy_generation_zero(tmp_path):
+    """gen0="greedy": generation 0 is gen0_games ε-greedy games (cheap), judged against the
+    searcher the package runs without a model (random playouts); generation 1 searches with the
+    best model if one was admitted. Local worker processes give the same data."""
+    s = tiny(seed=3, gen0="greedy", gen0_games=30, epsilon=0.1, generations=2, games=3)
+    state = train.run(s, str(tmp_path / "a"))
+    g0, g1 = state["generations"]
+    assert g0["searcher"] == "greedy (epsilon 0.1)" and g0["games"] == 30 and g0["rows"] == 30 * 6 * 2
+    assert g0["match"]["opponent"] == "mcts:8:random"
+    assert g1["games"] == 3 and g1["searcher"] == ("mcts:8" if g0["match"]["admitted"] else "mcts:8:random")
+    d = arrays(tmp_path / "a" / "gen-0" / "data.npz")
+    same = train.generate(s, 0, None, runner=train.process_runner(2))
+    for k in ("x", "win", "score", "game"):
+        assert np.array_equal(d[k], same[k]), k
+    # ε changes the games: with no random moves the same seeds play other games.
+    plain = train.generate(tiny(seed=3, gen0="greedy", gen0_games=30, epsilon=0.0), 0, None)
+    assert not np.array_equal(plain["x"], d["x"])
 
 
 def test_rows_from_every_side_are_rotations(tmp_path):
@@ -125,7 +145,8 @@ def test_calibration_error():
 
 def test_bad_settings_are_input_errors(tmp_path):
     for kw, field in ((dict(players=7), "players"), (dict(games=0), "games"), (dict(game="chess"), "game"),
-                      (dict(iterations=True), "iterations"), (dict(seed=-1), "seed")):
+                      (dict(iterations=True), "iterations"), (dict(seed=-1), "seed"), (dict(gen0="x"), "gen0"),
+                      (dict(epsilon=1.5), "epsilon"), (dict(gen0_games=0), "gen0-games")):
         with pytest.raises(InputError, match=field):
             train.run(tiny(**kw), str(tmp_path / "x"))
     train.run(tiny(seed=1), str(tmp_path / "run"))
@@ -140,13 +161,17 @@ def test_bad_settings_are_input_errors(tmp_path):
 def test_cli(tmp_path):
     out = tmp_path / "cli"
     r = run("train", "--game", "inventors", "--players", "2", "--games", "3", "--generations", "1",
-            "--iterations", "5", "--positions", "4", "--seed", "1", "--out", str(out))
+            "--iterations", "5", "--positions", "4", "--seed", "1", "--gen0", "search", "--out", str(out))
     assert r.exit_code == 0, r.stderr
     assert "generation 0: 12 positions by mcts:5:random" in r.stdout
     assert model.load(out / "gen-0" / "model.npz").players == 2
     assert "error: out" in one_error_line(run("train", "--game", "inventors", "--players", "2", "--games", "4",
                                               "--generations", "1", "--iterations", "5", "--positions", "4",
-                                              "--seed", "1", "--out", str(out)))
+                                              "--seed", "1", "--gen0", "search", "--out", str(out)))
+    r = run("train", "--game", "leonardo", "--players", "2", "--generations", "1", "--gen0-games", "12",
+            "--epsilon", "0.2", "--iterations", "4", "--positions", "3", "--workers", "2", "--out", str(tmp_path / "g"))
+    assert r.exit_code == 0, r.stderr
+    assert "generation 0: 36 positions by greedy (epsilon 0.2)" in r.stdout
     assert "--iterations" in one_error_line(run("train", "--game", "inventors", "--iterations", "0"))
 
 
@@ -156,7 +181,7 @@ def test_small_run_learns_every_ruleset(tmp_path, game):
     """A few minutes per ruleset: two generations of 2-player self-play; each candidate's
     validation cross entropy on held-out games beats chance (ln 2) and its files load."""
     s = train.Settings(game=game, players=2, games=40 if game != "craftsmen" else 12, generations=2,
-                       iterations=20, positions=8, seed=1)
+                       iterations=20, positions=8, seed=1, gen0_games=400)
     state = train.run(s, str(tmp_path))
     for g in state["generations"]:
         assert g["training"]["validation_cross_entropy"] < np.log(2)

@@ -4,9 +4,12 @@
     s = train.Settings(game="inventors", players=2, games=200, generations=3, iterations=200, seed=1)
     result = train.run(s, "runs/inv2")      # resumable: run it again to continue or to re-read
 
-Each generation: the current best searcher plays `games` self-play games (generation 0: the
-model-free searcher, `mcts:I:greedy` / `ismcts:I:greedy`; later: `mcts:I` / `ismcts:I` with
-the best model); `positions` decisions per game, sampled uniformly over the whole game, become
+Generation 0 (`gen0="greedy"`, the default): `gen0_games` games of the greedy bot against
+itself, each decision a uniformly random legal move with probability `epsilon` so the games
+spread; a greedy game costs about a hundredth of a searched one, and its outcomes are those of
+purposeful play (`gen0="search"`: the model-free searcher, `mcts:I:R` / `ismcts:I:R`, R from
+GEN0_ROLLOUT). Later generations: the best searcher, `mcts:I` / `ismcts:I` with the best model,
+plays `games` self-play games. `positions` decisions per game, sampled uniformly over the whole game, become
 one training row per seat (the feature layout's rotation, docs/models.md: the row from seat p's
 side is labelled with the win shares and final scores in the order p, p+1, ...). A small MLP is
 trained on the last `window` generations' rows with numpy (Adam, minibatches, softmax cross
@@ -36,9 +39,9 @@ from .errors import InputError
 from .limits import check_seed
 
 STATE_FORMAT = "atelier.train/1"
-# Generation 0's leaf evaluation, per ruleset: the one that gave better data per CPU-second
-# (docs/models.md, "Generation 0's playouts": models fitted on equal self-play CPU, judged on
-# games of a stronger searcher).
+GEN0_KINDS = ("greedy", "search")
+# With gen0="search": generation 0's leaf evaluation, per ruleset, the one that gave better data
+# per CPU-second (docs/models.md, "Generation 0's playouts").
 GEN0_ROLLOUT = {"inventors": "random", "leonardo": "greedy", "craftsmen": "random"}
 
 
@@ -59,6 +62,9 @@ class Settings:
     patience: int = 6
     match_games: int = 0        # admission games; 0: 4 per seat
     window: int = 3             # generations of data a candidate is trained on
+    gen0: str = "greedy"        # generation 0's games: "greedy" (ε-greedy self-play) or "search"
+    gen0_games: int = 20000     # with gen0="greedy": its games (a greedy game is cheap)
+    epsilon: float = 0.05       # with gen0="greedy": the chance of a random move at each decision
 
     def check(self) -> "Settings":
         from .games import GAMES
@@ -73,6 +79,13 @@ class Settings:
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
                 raise InputError(f"{name.replace('_', '-')}: expected an integer {lo}..{hi}, got {v!r}")
+        if self.gen0 not in GEN0_KINDS:
+            raise InputError(f"gen0: expected one of {', '.join(GEN0_KINDS)}, got {self.gen0!r}")
+        if isinstance(self.gen0_games, bool) or not isinstance(self.gen0_games, int) or not 1 <= self.gen0_games <= 10_000_000:
+            raise InputError(f"gen0-games: expected an integer 1..10000000, got {self.gen0_games!r}")
+        if isinstance(self.epsilon, bool) or not isinstance(self.epsilon, (int, float)) or not 0 <= self.epsilon <= 1:
+            raise InputError(f"epsilon: expected a number 0..1, got {self.epsilon!r}")
+        self.epsilon = float(self.epsilon)
         check_seed(self.seed)
         return self
 
@@ -85,6 +98,22 @@ class Settings:
     def searcher(self, with_model: bool) -> str:
         base = f"{self.algorithm}:{self.iterations}"
         return base if with_model else f"{base}:{GEN0_ROLLOUT[self.game]}"
+
+    def generator(self, gen: int, with_model: bool) -> str:
+        """Who plays generation `gen`'s games."""
+        if gen == 0 and self.gen0 == "greedy":
+            return f"greedy (epsilon {self.epsilon:g})"
+        return self.searcher(with_model)
+
+    def games_of(self, gen: int) -> int:
+        return self.gen0_games if gen == 0 and self.gen0 == "greedy" else self.games
+
+    def opponent(self, best) -> str:
+        """The searcher a candidate must beat: the best model's, else the model-free one the
+        package runs without a model (random playouts; gen0="search": generation 0's own)."""
+        if best is not None:
+            return self.searcher(True)
+        return self.searcher(False) if self.gen0 == "search" else f"{self.algorithm}:{self.iterations}:random"
 
     @property
     def admission_games(self) -> int:
@@ -119,20 +148,26 @@ def rotated(values, players):
     return np.stack([np.roll(v, -p) for p in range(players)])
 
 
-def selfplay_game(game, players, spec, model, seed, gen, i, positions):
+def selfplay_game(game, players, spec, model, seed, gen, i, positions, epsilon=0.0):
     """Game `i` of generation `gen`: (X (R, F), win (R, N), score (R, N)), R = rows sampled, each
-    position giving one row per seat. Depends on its arguments only (any process, any order)."""
+    position giving one row per seat; at each decision a uniformly random legal move with
+    probability `epsilon`, else `spec`'s. Depends on its arguments only (any process, any order)."""
     from .match import new_state_factory
 
     bot = _bot(spec, model)
     s = new_state_factory(game, players)(_mix(seed, gen, i) & 0x7FFFFFFF)
+    explore = np.random.default_rng(_mix(seed, gen, i, 4))
     feats, k = [], 0
     while not s.is_terminal():
         if s.is_chance():
             s.sample_chance(_mix(seed, gen, i, k, 1))
         else:
             feats.append(np.stack([s.features(p) for p in range(players)]))
-            s.apply(bot.choose(s, _mix(seed, gen, i, k, 2)))
+            if epsilon > 0 and explore.random() < epsilon:
+                moves = s.legal_moves()
+                s.apply(moves[int(explore.integers(len(moves)))])
+            else:
+                s.apply(bot.choose(s, _mix(seed, gen, i, k, 2)))
         k += 1
     rng = np.random.default_rng(_mix(seed, gen, i, 3))
     pick = np.sort(rng.choice(len(feats), size=min(positions, len(feats)), replace=False))
@@ -142,24 +177,54 @@ def selfplay_game(game, players, spec, model, seed, gen, i, positions):
     return x, win, score
 
 
-def selfplay_games(indices, game, players, spec, model, seed, gen, positions):
-    """Several games' rows (a Ray task runs this)."""
-    return [selfplay_game(game, players, spec, model, seed, gen, i, positions) for i in indices]
+def selfplay_games(indices, game, players, spec, model, seed, gen, positions, epsilon=0.0):
+    """Several games' rows (a Ray task or a local worker runs this)."""
+    return [selfplay_game(game, players, spec, model, seed, gen, i, positions, epsilon) for i in indices]
+
+
+def _pool_task(job):
+    indices, args = job
+    return selfplay_games(indices, *args)
+
+
+def process_runner(workers: int):
+    """A `runner` for generate: the games over `workers` local processes, the same rows (each
+    game depends on its index only)."""
+    def run(indices, args, progress):
+        import concurrent.futures as cf
+        import multiprocessing as mp
+
+        size = max(1, min(256, len(indices) // (8 * workers) or 1))
+        jobs = [(indices[j:j + size], args) for j in range(0, len(indices), size)]
+        got, done = [None] * len(jobs), 0
+        with cf.ProcessPoolExecutor(workers, mp_context=mp.get_context("spawn")) as ex:
+            futures = {ex.submit(_pool_task, job): k for k, job in enumerate(jobs)}
+            for f in cf.as_completed(futures):
+                got[futures[f]] = f.result()
+                done += len(got[futures[f]])
+                if progress is not None:
+                    progress(done, len(indices))
+        return [g for part in got for g in part]
+
+    return run
 
 
 def generate(s: Settings, gen: int, best, progress=None, runner=None):
     """Generation `gen`'s self-play data: dict of arrays x, win, score, game (the game index of
-    each row). `runner(indices, args, progress)` plays them elsewhere (Ray), same rows."""
-    spec = s.searcher(best is not None)
-    args = (s.game, s.players, spec, best, s.seed, gen, s.positions)
+    each row). `runner(indices, args, progress)` plays them elsewhere (Ray, local processes),
+    the same rows."""
+    greedy = gen == 0 and s.gen0 == "greedy"
+    spec = "greedy" if greedy else s.searcher(best is not None)
+    games = s.games_of(gen)
+    args = (s.game, s.players, spec, best, s.seed, gen, s.positions, s.epsilon if greedy else 0.0)
     if runner is not None:
-        got = runner(list(range(s.games)), args, progress)
+        got = runner(list(range(games)), args, progress)
     else:
         got = []
-        for i in range(s.games):
-            got.append(selfplay_game(*args[:-2], gen, i, s.positions))
+        for i in range(games):
+            got.append(selfplay_game(*args[:6], i, s.positions, args[7]))
             if progress is not None:
-                progress(i + 1, s.games)
+                progress(i + 1, games)
     return {"x": np.concatenate([g[0] for g in got]), "win": np.concatenate([g[1] for g in got]),
             "score": np.concatenate([g[2] for g in got]),
             "game": np.concatenate([np.full(len(g[0]), i, dtype=np.int32) for i, g in enumerate(got)])}
@@ -307,7 +372,7 @@ def admission(s: Settings, gen: int, candidate, best, progress=None) -> dict:
 
     n = s.players
     cand_bot = _bot(s.searcher(True), candidate)
-    best_spec = s.searcher(best is not None)
+    best_spec = s.opponent(best)
     best_bot = _bot(best_spec, best)
     start = new_state_factory(s.game, n)
     shares, margins = [], []
@@ -338,6 +403,14 @@ def admission(s: Settings, gen: int, candidate, best, progress=None) -> dict:
 
 
 # ---- the run --------------------------------------------------------------------------------
+
+def _cpu_seconds() -> float:
+    """CPU seconds of this process and of its finished child processes (local workers)."""
+    import resource
+
+    c = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + c.ru_utime + c.ru_stime
+
 
 def _feature_version(s: Settings) -> int:
     import atelier
@@ -405,19 +478,20 @@ def run(s: Settings, out: str, progress=None, runner=None) -> dict:
         done = {g["generation"]: g for g in state["generations"]}
         if gen in done:
             continue
-        t0 = time.process_time()
+        t0 = _cpu_seconds()
         data_path = os.path.join(gdir, "data.npz")
         if not os.path.exists(data_path):
             data = generate(s, gen, best, lambda d, t, g=gen: say(f"gen {gen}: self-play", d, t), runner)
             _save_data(data_path, data)
-        seconds = time.process_time() - t0
+        seconds = _cpu_seconds() - t0
         # The training set: this generation's rows and those of the generations before it in the
         # window, games renumbered so the validation split keeps whole games apart.
-        parts = []
+        parts, offset = [], 0
         for g in range(max(0, gen - s.window + 1), gen + 1):
             with np.load(os.path.join(out, f"gen-{g}", "data.npz")) as z:
                 d = {k: z[k] for k in z.files}
-            d["game"] = d["game"] + g * s.games
+            d["game"] = (d["game"] + offset).astype(np.int64)
+            offset += s.games_of(g)
             parts.append(d)
         data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
         model_path = os.path.join(gdir, "model.npz")
@@ -431,10 +505,10 @@ def run(s: Settings, out: str, progress=None, runner=None) -> dict:
         else:
             result = admission(s, gen, cand, best, lambda d, t: say(f"gen {gen}: admission match", d, t))
             _write_json(match_path, result)
-        searcher = s.searcher(best is not None)
+        searcher = s.generator(gen, best is not None)
         with np.load(data_path) as z:
             rows = int(len(z["x"]))
-        entry = {"generation": gen, "games": s.games, "rows": rows, "positions": rows // s.players,
+        entry = {"generation": gen, "games": s.games_of(gen), "rows": rows, "positions": rows // s.players,
                  "searcher": searcher, "self_play_cpu_seconds": round(seconds, 3),
                  "training": {k: v for k, v in info.items() if k != "history"},
                  "losses": [round(h["train"], 5) for h in info["history"]],
@@ -444,7 +518,7 @@ def run(s: Settings, out: str, progress=None, runner=None) -> dict:
         settings = {k: v for k, v in asdict(s).items() if k != "generations"}
         cand.provenance = {"generator": "atelier train", "settings": settings, "generation": gen,
                            "trained_on_generations": list(range(max(0, gen - s.window + 1), gen + 1)),
-                           "games": s.games * (gen + 1 - max(0, gen - s.window + 1)),
+                           "games": sum(s.games_of(g) for g in range(max(0, gen - s.window + 1), gen + 1)),
                            "positions": int(len(data["x"]) // s.players), "rows": int(len(data["x"])),
                            "searchers": [g["searcher"] for g in state["generations"]] + [searcher],
                            "validation_loss": info["validation_loss"],

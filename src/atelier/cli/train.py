@@ -22,19 +22,32 @@ from ..games import GAMES
               help="Search iterations per move, in self-play and in the admission match.")
 @click.option("--positions", type=Whole(1, 1000), default=8, show_default=True, metavar="P",
               help="Decisions sampled per game (each a training row from every seat's side).")
+@click.option("--gen0", type=click.Choice(["greedy", "search"]), default="greedy", show_default=True,
+              help="Generation 0's games: the greedy bot against itself with --epsilon random moves "
+                   "(cheap, purposeful play), or the model-free searcher.")
+@click.option("--gen0-games", type=Whole(1, 10_000_000), default=20000, show_default=True, metavar="K0",
+              help="With --gen0 greedy: generation 0's games.")
+@click.option("--epsilon", type=click.FloatRange(0, 1), default=0.05, show_default=True,
+              help="With --gen0 greedy: the chance of a uniformly random move at each decision.")
+@click.option("--match-games", type=Whole(0, 1_000_000), default=0, show_default=True, metavar="M",
+              help="Admission match games (0: 4 per seat).")
 @seed_option()
+@click.option("--workers", type=Whole(1, 256), default=1, show_default=True, metavar="W",
+              help="Local processes for the self-play (the same data).")
 @click.option("--out", default=None, metavar="DIR",
               help="Run directory (default train-GAME-Np); the same command again resumes it.")
 @click.option("--ray", "ray_address", is_flag=False, flag_value="local", default=None, metavar="ADDRESS",
               help="Spread the self-play over a Ray cluster (docs/ray.md), as play --ray: the same data.")
 @run_guarded
-def train(game, players, games, generations, iterations, positions, seed, out, ray_address):
+def train(game, players, games, generations, iterations, positions, gen0, gen0_games, epsilon, match_games, seed,
+          workers, out, ray_address):
     """Train a value model: self-play with the best searcher, fit a small network, admit it if it
     beats the best in a seat-rotated match; repeat. Resumable; deterministic per seed."""
     from .. import train as tr
 
     s = tr.Settings(game=game.lower(), players=players, games=games, generations=generations,
-                    iterations=iterations, seed=seed, positions=positions).check()
+                    iterations=iterations, seed=seed, positions=positions, gen0=gen0, gen0_games=gen0_games,
+                    epsilon=epsilon, match_games=match_games).check()
     out = out or f"train-{s.game}-{players}p"
     runner = None
     if ray_address is not None:
@@ -42,6 +55,8 @@ def train(game, players, games, generations, iterations, positions, seed, out, r
 
         distributed.connect(ray_address)
         runner = distributed.selfplay_runner(ray_address)
+    elif workers > 1:
+        runner = tr.process_runner(workers)
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     console = make_console(stderr=True)
