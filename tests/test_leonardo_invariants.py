@@ -264,6 +264,7 @@ def json_round_trips(n, games, seed):
                 s.apply(s.greedy_move(rng.randrange(1 << 30)) if rng.random() < 0.7 else rng.choice(s.legal_moves()))
         assert atelier.load_position(atelier.dump_position(s)) == s
         assert L.State.from_bytes(s.game, s.to_bytes()) == s
+        assert s.game.start(0).with_fields(s.fields()) == s   # hash and pub included: derived, checked
         vp = rng.randrange(n)
         v = atelier.load_position(atelier.dump_position(s, viewpoint=vp), seed=k)
         assert v.infoset_key(vp) == s.infoset_key(vp)
@@ -280,3 +281,24 @@ def test_json_and_packed_round_trips(n):
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
 def test_json_and_packed_round_trips_slow(n):
     json_round_trips(n, 2000, seed=100 + n)
+
+
+def test_with_fields_checks_the_derived_keys_and_refuses_bids_no_position_can_hold():
+    # fields() gives hash and pub back: with_fields takes them when they are what the other
+    # fields give and refuses them otherwise. A bid held outside a running auction's entered
+    # bids would not survive the position round trip (the format writes only entered bids).
+    import atelier
+    from atelier._core import leonardo as L
+
+    s = atelier.open("leonardo", players=3, seed=1).start()
+    rng = random.Random(1)
+    while s.is_chance() or s.fields()["phase"] != "PLACE":
+        s.sample_chance(rng.randrange(1 << 30)) if s.is_chance() else s.apply(s.greedy_move(rng.randrange(1 << 30)))
+    f = s.fields()
+    assert s.with_fields(f) == s
+    for key in ("hash", "pub"):
+        with pytest.raises(atelier.InputError, match=f"^{key}: derived from the other fields"):
+            s.with_fields({**f, key: f[key] ^ 1})
+    with pytest.raises(atelier.InputError, match="bids: seat 1 holds a bid it has not entered"):
+        s.with_fields({"bids": [0, 3, 0]})
+    assert L.State.from_bytes(s.game, s.to_bytes()) == s

@@ -419,10 +419,13 @@ void set_lab(const py::dict& d, const std::string& w, Player& P, int l) {
 State state_with_fields(const Game& g, const State& base, const py::dict& d, bool placeholder) {
   const int n = g.num_players();
   State s = base;
+  py::object want_hash, want_pub;   // derived: given back by fields(), checked, never set
   for (auto item : d) {
     const std::string key = as_str(item.first, "fields");
     py::handle v = item.second;
-    if (key == "turn") s.turn = (uint8_t)as_int(v, key, 0, 15);
+    if (key == "hash") want_hash = py::reinterpret_borrow<py::object>(v);
+    else if (key == "pub") want_pub = py::reinterpret_borrow<py::object>(v);
+    else if (key == "turn") s.turn = (uint8_t)as_int(v, key, 0, 15);
     else if (key == "phase") {
       int ph = -1;
       if (PyUnicode_Check(v.ptr())) {
@@ -556,6 +559,10 @@ State state_with_fields(const Game& g, const State& base, const py::dict& d, boo
   g.rekey(s);
   const std::string err = g.validate(s, !placeholder);
   if (!err.empty()) fail(err);
+  if (want_hash && atelier::bind::as_seed(want_hash, "hash") != s.hash)
+    fail("hash: derived from the other fields (" + std::to_string(s.hash) + " for them), got " + py::str(want_hash).cast<std::string>());
+  if (want_pub && atelier::bind::as_seed(want_pub, "pub") != s.pub)
+    fail("pub: derived from the other fields (" + std::to_string(s.pub) + " for them), got " + py::str(want_pub).cast<std::string>());
   if (placeholder) return s;   // settled once the hidden parts are resampled (position.py)
   g.settle(s);
   g.rekey(s);

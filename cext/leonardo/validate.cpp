@@ -171,6 +171,13 @@ std::string Game::validate(const State& s, bool records) const {
   }
   for (int p = 0; p < kMaxPlayers; ++p)
     if (s.bids[p] > (p < n_ ? s.pl[p].money : 0) && s.phase == BID) return "bids: above the bidder's money";
+  // Only the bids entered in the running auction are held (the position format writes no
+  // others, so any other would not survive its round trip).
+  uint8_t entered = 0;
+  if (s.phase == BID)
+    for (int i = 0; i < s.idx; ++i) entered |= (uint8_t)(1u << bidder(s, i));
+  for (int p = 0; p < kMaxPlayers; ++p)
+    if (s.bids[p] && !((entered >> p) & 1)) return "bids: seat " + std::to_string(p) + " holds a bid it has not entered in a running auction";
   if (s.phase == DRAW && !(s.deck_len && s.row_len < row_size())) return "draw: nothing to draw";
   if (s.phase == LAB && s.actor != (s.leo + s.idx) % n_) return "phase A: wrong actor";
   if (s.phase == AREA) {
