@@ -21,6 +21,7 @@ def phase_c_done(state) -> dict:
     d = atelier.position_dict(state)
     d["phase"] = "PLACE"
     d["progress"]["area"] = None
+    d["progress"]["price"] = 0
     d["progress"]["area_passed"] = []
     for area in d["city"]:
         d["city"][area] = []

@@ -40,6 +40,13 @@ std::string Game::validate(const State& s, bool resumed) const {
   }
   CHECK(R.place_count(s, M_DISPLAY) <= ed_.c.display, "money.display: too many cards");
   for (int q = 0; q < n; ++q) CHECK(R.hand(s, q) <= ed_.c.hand_limit + ed_.c.banker_take, "money.hand: above the hand limit");
+  // Above the hand limit only while it is being dealt with (rules §7.3, A23), as the loader says;
+  // a limit discard may queue several seats, and the decision it interrupted (resumed) waits on it.
+  for (int q = 0; q < n && !resumed && s.phase != P_LIMIT; ++q)
+    CHECK(R.hand(s, q) <= ed_.c.hand_limit || (s.phase == P_DISCARD && s.disc_seat == q) ||
+              ((s.phase == P_BANK1 || s.phase == P_BANK2 || s.phase == P_BANK_PRIV) && s.actor == q) ||
+              (s.phase == P_CHANCE && s.ch_seat == q),
+          "money.hand: above the hand limit outside a discard down to it");
   // Buildings.
   int mills[kMaxPlayers] = {};
   for (int b = 0; b < kBuildings; ++b) {
@@ -164,6 +171,15 @@ std::string Game::validate(const State& s, bool resumed) const {
               R.in_row(s, s.actor, s.good_card) && R.empty_icon(s, s.good_card, ed_.warehouse_product[s.good]) >= 0 &&
               s.warehouse[s.good][0] != 0,
           "context: a Merchants payment without its purchase");
+  // Counters of an action under way are zero once it is done: a leftover count would be read by
+  // the next action of its kind (a raw pending SEND with nothing to send, a return with no look).
+  CHECK(ph == P_SEND || s.raws_left == 0, "context.raws_left: raws pending outside a SEND");
+  CHECK(ph == P_RETURN || s.returns_left == 0, "context.returns_left: returns pending outside a RETURN");
+  CHECK(ph == P_DISCARD || s.disc_left == 0, "context.discard_left: discards pending outside a DISCARD");
+  CHECK(ph == P_CHANCE || s.ch_left == 0, "context.chance_left: draws pending outside a chance node");
+  CHECK(ph == P_WPUSE || s.token_wp == 0, "context.token_wp: a token's work point outside its use");
+  CHECK(ph == P_SEND || ph == P_LOAD || ph == P_MERCH_PAY || (s.good == kNoSeat && s.good_card == kNoSeat),
+        "context.good: a good awaiting its destination outside SEND, LOAD or a Merchants payment");
   if (ph == P_SEND && !s.raws_left) CHECK(s.good < kProducts && ed_.is_semi(s.good) && !ed_.is_meat(s.good), "context: a semi-finished good to send");
   if (ph == P_LOAD) CHECK(s.good < kProducts && ed_.shippable(s.good) && s.good_card < kBuildings, "context: a good to load");
   if (ph == P_STACK_PAY) CHECK(s.guild[s.stack_guild][s.stack_space][0] != kNoSeat, "context: stacking on an empty space");

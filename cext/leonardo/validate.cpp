@@ -31,6 +31,12 @@ std::string Game::validate(const State& s, bool records) const {
     } else if (s.hist[e] >= kCards) return "history: bad draw event";
   }
   if (looks != s.nlooks) return "history: look count does not match";
+  {  // known_prefix follows from the history: a look of m shows the top m, a draw takes one off
+    int known = 0;
+    for (int e = 0; e < s.hist_len; ++e)
+      known = (s.hist[e] & 0x80) ? std::max(known, s.hist[e] & 7) : std::max(known - 1, 0);
+    if (s.known_prefix != std::min(known, 4)) return "known_prefix: not what the history's looks and draws leave";
+  }
   for (int e = 0, li = 0; e < s.hist_len; ++e)
     if (s.hist[e] & 0x80) {
       if (look_perm(s, li) >= kPerms.count[s.hist[e] & 7]) return "history: bad look order";
@@ -100,6 +106,7 @@ std::string Game::validate(const State& s, bool records) const {
     if (P.placed & ~0x3FF) return who + ".placed: bad place set";
     if (P.completed & ~all) return who + ".completed: bad card set";
     if (P.snap_turn > ed_.turns) return who + ".snap: bad turn";
+    if (!P.snap_turn && (P.snap_budget[0] | P.snap_budget[1] | P.snap_budget[2])) return who + ".snap: a budget without a snapshot";
     if (P.pad) return who + ": padding must be zero";
     mech -= P.mech_count;
     int lab_mech = 0;
@@ -108,6 +115,7 @@ std::string Game::validate(const State& s, bool records) const {
       const std::string lw = who + ".labs[" + S(l) + "]";
       const bool ok_side = l == 0 ? (L.side == 3 || L.side == 5) : (L.side == 0 || L.side == 4 || L.side == 6);
       if (!ok_side) return lw + ".side: bad side " + S(L.side);
+      if (L.side == 0 && (L.working() || L.mech || L.app || L.flags)) return lw + ": work in a lab the seat has not built";
       if (L.mech > lab_mech_slots(L.side)) return lw + ".mech: more than the side's spaces";
       lab_mech += L.mech;
       if (L.card != kNone && L.card >= kCards) return lw + ".card: out of range";
@@ -116,7 +124,9 @@ std::string Game::validate(const State& s, bool records) const {
       if (L.pad) return lw + ": padding must be zero";
       if (L.cand & ~all) return lw + ".cand: bad card set";
       if (L.mech + L.app + ((L.flags & LF_MASTER) ? 1 : 0) > lab_spaces(L.side)) return lw + ": more figures than spaces";
-      if (!L.working() && (L.app || (L.flags & ~LF_MASTER) || L.counter || L.cand)) return lw + ": idle lab with work on it";
+      if (!L.working() && (L.app || (L.flags & ~LF_MASTER) || L.counter || L.cand || L.start_turn))
+        return lw + ": idle lab with work on it";
+      if (L.start_turn > s.turn) return lw + ".start_turn: after the current turn";
       if (L.hidden() && !L.cand) return lw + ".cand: empty for a hidden lab";
       if (!L.hidden() && L.cand) return lw + ".cand: only hidden labs keep one";
       if (L.hidden() && !((L.cand >> L.card) & 1)) return lw + ".cand: does not hold the lab's card";
@@ -164,6 +174,7 @@ std::string Game::validate(const State& s, bool records) const {
   if (s.phase == LAB && (s.step > 3 || s.idx >= n_)) return "phase A: bad pointer";
   if (s.phase == FAVOUR && s.step >= ed_.favours[n_]) return "favours: bad round";
   if (s.phase == AREA && (s.area < 1 || s.price >= kPrices)) return "area: bad pointer";
+  if (s.phase != AREA && (s.area || s.price)) return "area: a pointer outside phase AREA";
   if ((s.phase == CLAIM || s.phase == GIFT) && s.idx >= s.c_count) return "council: bad pointer";
   if (s.phase == BID) {
     if (s.idx >= popcount64(s.d_seats[s.d_idx]) || popcount64(s.d_seats[s.d_idx]) < 2) return "auction: bad pointer";
