@@ -15,7 +15,8 @@ side is labelled with the win shares and final scores in the order p, p+1, ...).
 trained on the last `window` generations' rows with numpy (Adam, minibatches, softmax cross
 entropy on the win shares + MSE on the scaled scores, a held-out validation split, early
 stopping), and admitted as the new best only if, with the same searcher, it beats the best in a
-seat-rotated match (its mean win share above par, 1/N).
+seat-rotated match (its mean win share above par, 1/N, by more than its 95% interval: a
+candidate that merely breaks even in a short match is not admitted).
 
 Everything derives from the seed: every game's start, chance draws and search seeds, the split,
 the initial weights and the minibatch order. The run directory holds per generation the data
@@ -399,7 +400,7 @@ def admission(s: Settings, gen: int, candidate, best, progress=None) -> dict:
     return {"games": total, "candidate": s.searcher(True) + " (candidate model)",
             "opponent": best_spec + (" (best model)" if best is not None else ""),
             "win_share": share, "win_ci": ci, "par": 1.0 / n, "mean_margin": float(np.mean(margins)),
-            "admitted": share > 1.0 / n}
+            "admitted": share - ci > 1.0 / n}
 
 
 # ---- the run --------------------------------------------------------------------------------
