@@ -100,3 +100,15 @@ def test_rollout_random_through_the_cli_is_the_search_without_a_model():
     assert r.exit_code == 0, r.stderr
     d = json.loads(r.stdout)
     assert d["evaluation"] == "random" and d["model"] is None
+
+
+@pytest.mark.parametrize("value", [-1, 10001, 2.5, "4", True])
+def test_a_bad_leaf_moves_in_the_meta(tmp_path, good, value):
+    with np.load(good, allow_pickle=False) as z:
+        arrays = {k: z[k] for k in z.files}
+    meta = json.loads(str(arrays["meta"][()]))
+    meta["leaf_moves"] = value
+    arrays["meta"] = np.array(json.dumps(meta))
+    p = tmp_path / "leaf.npz"
+    np.savez(p, **arrays)
+    assert "meta.leaf_moves" in _refused(p)

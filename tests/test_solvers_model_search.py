@@ -126,3 +126,18 @@ def test_the_bundled_model_is_the_default(monkeypatch):
     r = solvers.mcts(state, iterations=100, seed=1)
     assert r.evaluation == "model" and r.model == "bundled:inventors-3p"
     assert solvers.mcts(state, iterations=100, seed=1, rollout="random").evaluation == "random"
+
+
+def test_a_model_carries_its_own_leaf_moves(tmp_path):
+    # A model made for a longer greedy lead-in (Leonardo's: docs/models.md) carries its count
+    # in the file; the search uses it unless the caller names one.
+    state = read_position("example:inventors-mid", None)
+    m = model_for(state)
+    m.leaf_moves = 8
+    model_file.save(m, tmp_path / "m.npz")
+    back = model_file.load(tmp_path / "m.npz")
+    assert back.leaf_moves == 8
+    own = solvers.mcts(state, iterations=300, seed=2, model=back)
+    assert own.signature == solvers.mcts(state, iterations=300, seed=2, model=back, leaf_moves=8).signature
+    assert own.signature != solvers.mcts(state, iterations=300, seed=2, model=back,
+                                         leaf_moves=solvers.DEFAULT_LEAF_MOVES).signature

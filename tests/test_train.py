@@ -186,3 +186,10 @@ def test_small_run_learns_every_ruleset(tmp_path, game):
     for g in state["generations"]:
         assert g["training"]["validation_cross_entropy"] < np.log(2)
         assert model.load(tmp_path / f"gen-{g['generation']}" / "model.npz").game == game
+
+
+def test_leaf_moves_are_written_into_the_models(tmp_path):
+    train.run(tiny(seed=1, leaf_moves=2), str(tmp_path))
+    assert model.load(tmp_path / "gen-0" / "model.npz").leaf_moves == 2
+    with pytest.raises(InputError, match="leaf-moves"):
+        tiny(leaf_moves=-1).check()

@@ -48,6 +48,7 @@ class Model:
     score: tuple            # (Wscore, bscore)
     score_scale: float = 1.0
     provenance: dict = field(default_factory=dict)
+    leaf_moves: int | None = None   # greedy moves a search plays before asking it; None: the default
 
     @property
     def features(self) -> int:
@@ -79,7 +80,8 @@ class Model:
         return {"format": FORMAT, "game": self.game, "players": self.players,
                 "features": self.features, "feature_version": self.feature_version,
                 "hidden": self.hidden, "score_scale": float(self.score_scale),
-                "provenance": self.provenance}
+                "provenance": self.provenance,
+                **({} if self.leaf_moves is None else {"leaf_moves": int(self.leaf_moves)})}
 
     def arrays(self) -> dict:
         out = {"mean": self.mean, "scale": self.scale,
@@ -140,6 +142,10 @@ def from_arrays(data: dict) -> Model:
     score_scale = meta.get("score_scale", 1.0)
     if not isinstance(score_scale, (int, float)) or not np.isfinite(score_scale):
         raise InputError("meta.score_scale: must be a finite number")
+    leaf_moves = meta.get("leaf_moves")
+    if leaf_moves is not None and (isinstance(leaf_moves, bool) or not isinstance(leaf_moves, int)
+                                   or not 0 <= leaf_moves <= 10000):
+        raise InputError("meta.leaf_moves: must be an integer 0..10000")
 
     def arr(key, shape):
         if key not in data:
@@ -162,7 +168,8 @@ def from_arrays(data: dict) -> Model:
                  win=(arr("Wwin", (width, players)), arr("bwin", (players,))),
                  score=(arr("Wscore", (width, players)), arr("bscore", (players,))),
                  score_scale=float(score_scale),
-                 provenance=meta.get("provenance") if isinstance(meta.get("provenance"), dict) else {})
+                 provenance=meta.get("provenance") if isinstance(meta.get("provenance"), dict) else {},
+                 leaf_moves=leaf_moves)
 
 
 def bundled_name(game: str, players: int) -> str:

@@ -66,6 +66,7 @@ class Settings:
     gen0: str = "greedy"        # generation 0's games: "greedy" (ε-greedy self-play) or "search"
     gen0_games: int = 20000     # with gen0="greedy": its games (a greedy game is cheap)
     epsilon: float = 0.05       # with gen0="greedy": the chance of a random move at each decision
+    leaf_moves: int | None = None   # written into each model: greedy moves before the network
 
     def check(self) -> "Settings":
         from .games import GAMES
@@ -87,6 +88,9 @@ class Settings:
         if isinstance(self.epsilon, bool) or not isinstance(self.epsilon, (int, float)) or not 0 <= self.epsilon <= 1:
             raise InputError(f"epsilon: expected a number 0..1, got {self.epsilon!r}")
         self.epsilon = float(self.epsilon)
+        if self.leaf_moves is not None and (isinstance(self.leaf_moves, bool) or not isinstance(self.leaf_moves, int)
+                                            or not 0 <= self.leaf_moves <= 10000):
+            raise InputError(f"leaf-moves: expected an integer 0..10000, got {self.leaf_moves!r}")
         check_seed(self.seed)
         return self
 
@@ -359,7 +363,7 @@ def fit(data, s: Settings, seed: int, feature_version: int):
     m = model_io.Model(game=s.game, players=n, feature_version=feature_version, mean=mean, scale=scale,
                        layers=[(w.copy(), b.copy()) for w, b in params["layers"]],
                        win=tuple(a.copy() for a in params["win"]), score=tuple(a.copy() for a in params["score"]),
-                       score_scale=score_scale)
+                       score_scale=score_scale, leaf_moves=s.leaf_moves)
     return m, info
 
 

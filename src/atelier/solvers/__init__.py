@@ -172,9 +172,11 @@ def _search(algorithm, state, iterations, time, threads, seed, reward, memory_mb
     iterations, time, threads, seed, reward, memory_mb, exploration, rollout = _check_search(
         iterations, time, threads, seed, reward, memory_mb, exploration, rollout, progress)
     players, cur, n_root = _check_decision(state)
-    leaf_moves = check_int(DEFAULT_LEAF_MOVES if leaf_moves is None else leaf_moves,
-                           "leaf_moves", 0, 10000)
-    rollout, net, model_name = resolve_evaluation(state, rollout, model)
+    if leaf_moves is not None:
+        leaf_moves = check_int(leaf_moves, "leaf_moves", 0, 10000)
+    rollout, net, model_name, model_leaf_moves = resolve_evaluation(state, rollout, model)
+    if leaf_moves is None:   # the model's own count (measured when it was made), else the default
+        leaf_moves = DEFAULT_LEAF_MOVES if model_leaf_moves is None else model_leaf_moves
     solver, leaf_nodes = _check_solver(solver, leaf_nodes, algorithm, players, reward)
     viewpoint = getattr(state, "viewpoint", None)
     if viewpoint is not None and algorithm != "ismcts":
@@ -301,7 +303,8 @@ def bundled_model(game, players):
 
 
 def resolve_evaluation(state, rollout, model):
-    """(rollout used, engine.Net or None, model name) for a search of `state`.
+    """(rollout used, engine.Net or None, model name, the model's leaf_moves or None) for a
+    search of `state`.
 
     rollout "model" with `model` None takes the bundled model of the state's ruleset and player
     count, and falls back to random playouts when the package has none (the result's
@@ -313,13 +316,13 @@ def resolve_evaluation(state, rollout, model):
     if rollout != "model":
         if model is not None:
             raise InputError(f"model: rollout '{rollout}' uses no model (use rollout 'model')")
-        return rollout, None, None
+        return rollout, None, None, None
     game = engine.position_game(state)
     players = engine.position_info(state)[0]
     if model is None:
         m, name = bundled_model(game, players), f"bundled:{model_file.bundled_name(game, players)[:-4]}"
         if m is None:
-            return "random", None, None
+            return "random", None, None, None
     elif isinstance(model, model_file.Model):
         m, name = model, model.provenance.get("name") or "(given)"
     elif isinstance(model, (str, bytes)) or hasattr(model, "__fspath__"):
@@ -328,7 +331,7 @@ def resolve_evaluation(state, rollout, model):
         m, name = model_file.load(model), os.fsdecode(model)
     else:
         raise InputError(f"model: expected a Model or a file path, got {type(model).__name__}")
-    return "model", model_net(m, state), name
+    return "model", model_net(m, state), name, m.leaf_moves
 
 
 def model_net(m, state):
@@ -474,8 +477,8 @@ def mcts(state, iterations=None, time=None, threads=1, seed=0, reward="win",
 
     `rollout` values a new leaf: "model" (default) by the value network, `model` (an
     atelier.model.Model or a file path; None: the package's model for this ruleset and player
-    count, and random playouts when there is none), after `leaf_moves` greedy moves (default
-    DEFAULT_LEAF_MOVES); "random": a uniformly random playout to the end; "greedy": the greedy
+    count, and random playouts when there is none), after `leaf_moves` greedy moves (default:
+    the model's own `leaf_moves`, else DEFAULT_LEAF_MOVES); "random": a uniformly random playout to the end; "greedy": the greedy
     bot's playout. The result's `evaluation` says which ran. A proven value always replaces
     the model's estimate.
     """
