@@ -1,0 +1,259 @@
+"""The judgement targets of issue 23 (docs/models.md, "Measured"): matches with the CPU each bot
+spent per move, calibration of the win % the search reports, and review of games with one
+random seat. Every run is seeded and spreads its games over --workers processes (the same
+result for any worker count); the figures are per CPU-second of the searching thread, so a
+loaded machine changes the time taken, not the result.
+
+    PYTHONPATH=src python bench/judgement.py match --game inventors --players 4 \\
+        --bots mcts:1000,mcts:1300:random,mcts:1300:random,mcts:1300:random --games 100 --workers 2
+    PYTHONPATH=src python bench/judgement.py calibration --game leonardo --players 2 --games 250
+    PYTHONPATH=src python bench/judgement.py review --game craftsmen --players 3 --games 50
+
+`--model FILE` puts a model file in place of the bundled one for every model-backed search.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import time
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
+
+import numpy as np
+
+
+def _pool(workers):
+    return ProcessPoolExecutor(workers, mp_context=get_context("spawn")) if workers > 1 else None
+
+
+def _map(workers, fn, jobs):
+    pool = _pool(workers)
+    if pool is None:
+        return [fn(j) for j in jobs]
+    with pool:
+        return list(pool.map(fn, jobs, chunksize=1))
+
+
+def _bot(spec, model):
+    from atelier.solvers import make_bot
+
+    uses_model = spec.split(":")[0] in ("mcts", "ismcts") and not spec.endswith((":random", ":greedy"))
+    return make_bot(spec, model=model if uses_model else None)
+
+
+# ---------------------------------------------------------------------------------------------
+# match: seat-rotated games, CPU per move per bot
+# ---------------------------------------------------------------------------------------------
+
+class _Timed:
+    """A bot that adds the thread CPU time of each choice to its totals."""
+
+    def __init__(self, bot):
+        self.bot, self.cpu, self.moves = bot, 0.0, 0
+
+    def choose(self, state, seed):
+        t = time.thread_time()
+        m = self.bot.choose(state, seed)
+        self.cpu += time.thread_time() - t
+        self.moves += 1
+        return m
+
+
+def _match_game(job):
+    from atelier import match
+    from atelier import model as model_file
+
+    game, bots, players, i, seed, model_path = job
+    model = model_file.load(model_path) if model_path else None
+    timed = [_Timed(_bot(b, model)) for b in bots]
+    _, start, text_of = match._tools(game, ["random"] * players, players, 1, None)
+    rec = match.play_game(game, bots, i, seed, players=players, tools=(timed, start, text_of))
+    rec["cpu"] = [t.cpu for t in timed]
+    rec["moves"] = [t.moves for t in timed]
+    return rec
+
+
+def run_match(a):
+    bots = a.bots.split(",")
+    jobs = [(a.game, bots, len(bots), i, a.seed, a.model) for i in range(a.games)]
+    t0 = time.time()
+    recs = _map(a.workers, _match_game, jobs)
+    names = sorted(set(bots), key=bots.index)
+    out = {"game": a.game, "players": len(bots), "bots": bots, "games": a.games, "seed": a.seed,
+           "model": a.model, "wall_s": round(time.time() - t0, 1), "rows": []}
+    for name in names:
+        idx = [j for j, b in enumerate(bots) if b == name]
+        shares, scores, cpu, moves = [], [], 0.0, 0
+        for r in recs:
+            for seat, b in enumerate(r["seating"]):
+                if b in idx:
+                    shares.append(r["returns"][seat])
+                    scores.append(r["scores"][seat])
+            cpu += sum(r["cpu"][j] for j in idx)
+            moves += sum(r["moves"][j] for j in idx)
+        # per game: the share this bot name took (its copies together)
+        per_game = [sum(r["returns"][seat] for seat, b in enumerate(r["seating"]) if b in idx) for r in recs]
+        m = float(np.mean(per_game))
+        ci = 1.96 * float(np.std(per_game, ddof=1)) / math.sqrt(len(per_game)) if len(per_game) > 1 else 0.0
+        out["rows"].append({"bot": name, "seats": len(idx), "win_share": m, "ci": ci,
+                            "par": len(idx) / len(bots), "mean_score": float(np.mean(scores)),
+                            "cpu_ms_per_move": 1000 * cpu / max(moves, 1)})
+    return out
+
+
+def print_match(out):
+    print(f"{out['game']} {out['players']}p, {out['games']} games, seats rotated, seed {out['seed']}"
+          f"{', model ' + out['model'] if out['model'] else ''} ({out['wall_s']} s wall)")
+    for r in out["rows"]:
+        print(f"  {r['bot']:<24} x{r['seats']}  win share {100 * r['win_share']:5.1f}% ± {100 * r['ci']:4.1f}"
+              f" (par {100 * r['par']:.0f}%)  mean score {r['mean_score']:6.1f}"
+              f"  CPU {r['cpu_ms_per_move']:7.2f} ms/move")
+
+
+# ---------------------------------------------------------------------------------------------
+# calibration: the reported win % of the recommended move against the game's outcome
+# ---------------------------------------------------------------------------------------------
+
+def _calibration_game(job):
+    import atelier
+    from atelier import match
+    from atelier import model as model_file
+
+    game, players, spec, i, seed, per_game, model_path = job
+    model = model_file.load(model_path) if model_path else None
+    bot = _bot(spec, model)
+    rng = random.Random(seed * 1_000_003 + i)
+    s = match.new_state_factory(game, players)(match._mix(seed, i) & 0x7FFFFFFF)
+    claims, k = [], 0
+    while not s.is_terminal():
+        if s.is_chance():
+            s.sample_chance(match._mix(seed, i, k, 1))
+        else:
+            r = bot.search(s, match._mix(seed, i, k, 2))
+            best = r.best
+            claims.append((s.current_player, best.win[s.current_player], list(best.score)))
+            s.apply(r.best_move)
+        k += 1
+    picked = rng.sample(claims, min(per_game, len(claims)))
+    ret, sc = list(s.returns()), list(s.scores())
+    return [(w, ret[p], float(np.mean([abs(e - f) for e, f in zip(score, sc)]))) for p, w, score in picked]
+
+
+def run_calibration(a):
+    from atelier.train import calibration_error
+
+    jobs = [(a.game, a.players, a.bot, i, a.seed, a.per_game, a.model) for i in range(a.games)]
+    t0 = time.time()
+    rows = [x for g in _map(a.workers, _calibration_game, jobs) for x in g]
+    pred = np.array([[w, 1 - w] for w, _, _ in rows])
+    got = np.array([[o, 1 - o] for _, o, _ in rows])
+    ece = _ece([w for w, _, _ in rows], [o for _, o, _ in rows])
+    return {"game": a.game, "players": a.players, "bot": a.bot, "games": a.games, "positions": len(rows),
+            "seed": a.seed, "model": a.model, "ece": ece, "ece_both_columns": calibration_error(pred, got),
+            "mean_claim": float(pred[:, 0].mean()), "mean_outcome": float(got[:, 0].mean()),
+            "score_mae": float(np.mean([e for _, _, e in rows])), "wall_s": round(time.time() - t0, 1)}
+
+
+def _ece(pred, outcome, bins=10):
+    """Expected calibration error of the mover's claimed win share: |mean claim - mean outcome|
+    per bin of the claim (10 equal bins), weighted by the bin's share of positions."""
+    pred, outcome = np.asarray(pred), np.asarray(outcome)
+    b = np.minimum((pred * bins).astype(int), bins - 1)
+    return float(sum(abs(pred[b == k].mean() - outcome[b == k].mean()) * (b == k).mean()
+                     for k in range(bins) if (b == k).any()))
+
+
+def print_calibration(out):
+    print(f"{out['game']} {out['players']}p, {out['bot']}: {out['positions']} positions of {out['games']} games: "
+          f"ECE {out['ece']:.3f} (claimed {100 * out['mean_claim']:.1f}%, won {100 * out['mean_outcome']:.1f}%), "
+          f"score MAE {out['score_mae']:.2f} ({out['wall_s']} s wall)")
+
+
+# ---------------------------------------------------------------------------------------------
+# review: one random seat among default bots; is it judged the worst?
+# ---------------------------------------------------------------------------------------------
+
+def _review_game(job):
+    from atelier import match
+    from atelier import model as model_file
+    from atelier import records
+    from atelier import review
+
+    game, players, spec, i, seed, iterations, model_path, rollout = job
+    model = model_file.load(model_path) if model_path else None
+    bots = [spec] * players
+    bad = i % players
+    bots[bad] = "random"
+    timed = [_bot(b, model) for b in bots]
+    _, start, text_of = match._tools(game, ["random"] * players, players, 1, None)
+    rec = match.play_game(game, bots, 0, seed + i, players=players, keep_moves=True, tools=(timed, start, text_of))
+    record = records.from_match(rec, game)
+    rv = review.review(record, iterations=iterations, seed=seed + i, model=model, rollout=rollout)
+    seat_of_random = rec["seating"].index(bad)
+    loss = [x.average_loss for x in rv.summary]
+    acc = [x.accuracy for x in rv.summary]
+    return {"random_seat": seat_of_random, "loss": loss, "accuracy": acc, "scores": rec["scores"]}
+
+
+def run_review(a):
+    jobs = [(a.game, a.players, a.bot, i, a.seed, a.iterations, a.model, a.rollout) for i in range(a.games)]
+    t0 = time.time()
+    got = _map(a.workers, _review_game, jobs)
+    worst = sum(g["loss"][g["random_seat"]] == max(g["loss"]) and g["accuracy"][g["random_seat"]] == min(g["accuracy"])
+                for g in got)
+    return {"game": a.game, "players": a.players, "bot": a.bot, "games": a.games, "iterations": a.iterations,
+            "seed": a.seed, "model": a.model, "rollout": a.rollout, "random_judged_worst": int(worst),
+            "random_loss": float(np.mean([g["loss"][g["random_seat"]] for g in got])),
+            "others_loss": float(np.mean([x for g in got for s, x in enumerate(g["loss"]) if s != g["random_seat"]])),
+            "random_accuracy": float(np.mean([g["accuracy"][g["random_seat"]] for g in got])),
+            "others_accuracy": float(np.mean([x for g in got for s, x in enumerate(g["accuracy"])
+                                               if s != g["random_seat"]])),
+            "wall_s": round(time.time() - t0, 1)}
+
+
+def print_review(out):
+    print(f"{out['game']} {out['players']}p, one random seat among {out['bot']}, reviewed at {out['iterations']} "
+          f"iterations ({out['rollout']} leaves): random seat judged worst (highest loss and lowest accuracy) in "
+          f"{out['random_judged_worst']} of {out['games']}; average loss {100 * out['random_loss']:.1f}% vs "
+          f"{100 * out['others_loss']:.1f}%, accuracy {out['random_accuracy']:.1f} vs {out['others_accuracy']:.1f}"
+          f" ({out['wall_s']} s wall)")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    for name in ("match", "calibration", "review"):
+        p = sub.add_parser(name)
+        p.add_argument("--game", required=True)
+        p.add_argument("--games", type=int, default=100)
+        p.add_argument("--seed", type=int, default=0)
+        p.add_argument("--workers", type=int, default=2)
+        p.add_argument("--model", default=None, help="a model file instead of the bundled one")
+        p.add_argument("--json", dest="json_out", default=None, help="also write the result here")
+        if name == "match":
+            p.add_argument("--bots", required=True)
+        else:
+            p.add_argument("--players", type=int, default=2)
+            p.add_argument("--bot", default=None, help="default: mcts:1000 / ismcts:1000")
+        if name == "calibration":
+            p.add_argument("--per-game", type=int, default=8)
+        if name == "review":
+            p.add_argument("--iterations", type=int, default=1000)
+            p.add_argument("--rollout", default="model", choices=["model", "random", "greedy"],
+                           help="what the review's searches evaluate leaves with")
+    a = ap.parse_args()
+    if getattr(a, "bot", "x") is None:
+        from atelier.match import ruleset
+
+        a.bot = ("ismcts" if ruleset(a.game).HIDDEN_INFORMATION else "mcts") + ":1000"
+    out = {"match": run_match, "calibration": run_calibration, "review": run_review}[a.cmd](a)
+    {"match": print_match, "calibration": print_calibration, "review": print_review}[a.cmd](out)
+    if a.json_out:
+        with open(a.json_out, "w") as f:
+            json.dump(out, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
