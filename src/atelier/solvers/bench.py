@@ -199,7 +199,9 @@ def evaluation_rows(game: str, players: int = 4, seed: int = 0, iterations: int 
         row["random_it_per_cpu_s"] = base
         row["greedy_it_per_cpu_s"], _ = _cpu_rate(search, state, iterations, seed, rollout="greedy", **kw)
         if m is not None:
-            for k in (0,) + tuple(leaf_moves):
+            # The model's own lead-in (Leonardo's 32) is what the default search pays: time it too.
+            own = () if m.leaf_moves is None or m.leaf_moves in (0,) + tuple(leaf_moves) else (m.leaf_moves,)
+            for k in (0,) + tuple(leaf_moves) + own:
                 rate, _ = _cpu_rate(search, state, iterations, seed, rollout="model", model=m,
                                     leaf_moves=k, **kw)
                 name = "model" if k == 0 else f"model_after_{k}_greedy"
