@@ -265,6 +265,12 @@ std::string Game::validate(const State& s, bool resumed) const {
     if (eff >= P_MERCH && eff <= P_COMPENSATE) want = 4;
     if (eff == P_TOWN) want = 5;
     if (want >= 0) CHECK(s.stage == want && s.flow == F_NEXT_HELPER, "stage: the decision does not belong to this stage");
+    // A discard or draw in the middle of an action continues that action: its stage too.
+    const int after = eff == P_DISCARD ? s.disc_after : eff == P_CHANCE ? s.ch_after : A_NONE;
+    int after_stage = -1;
+    if (after == A_BANK_PRIV || after == A_BANK_DISCARD_DONE || after == A_BANK_END) after_stage = 0;
+    if (after == A_LOOK_KEEP || after == A_NOTARY_DONE) after_stage = 2;
+    if (after_stage >= 0) CHECK(s.stage == after_stage, "stage: the action this discard or draw continues is not this stage's");
     if (s.flow == F_NEXT_HELPER) {
       CHECK(R.winter(s) ? s.idx < n : s.idx < 2 * R.spaces(), "flow: helper index out of range");
       if (!R.winter(s)) {
