@@ -60,8 +60,20 @@ def test_the_start_with_a_banker_count_out_of_range_is_refused():
     g = game(4)
     raw = bytearray(g.start(0).to_bytes())
     raw[C.LAYOUT["banker_taken"][0]] = 64
-    with pytest.raises(ValueError, match="banker_taken"):
+    with pytest.raises(ValueError, match="banker_taken|finished action's fields"):
         C.State.from_bytes(g, bytes(raw))
+
+
+def test_leftover_action_context_between_actions_is_refused():
+    # Any byte of the action context at a mulligan (no action under way) differs from the start's.
+    g = game(3)
+    start = g.start(0)
+    assert start.fields()["phase"] == "MULLIGAN"
+    for key in ("build_cost", "pay_amount", "auc_high", "disc_left", "ch_left", "stack_space"):
+        raw = bytearray(start.to_bytes())
+        raw[C.LAYOUT[key][0]] = 1
+        with pytest.raises(ValueError, match="^context"):
+            C.State.from_bytes(g, bytes(raw))
 
 
 def test_auction_states_no_game_reaches_are_refused():
@@ -96,3 +108,25 @@ def test_a_helper_phase_index_must_follow_the_seat_placing():
     doc["context"]["index"] = order.index(actor)
     with pytest.raises(atelier.InputError, match="context.index"):
         atelier.load_position(doc)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_between_actions_every_game_state_has_the_start_context(players):
+    # The core clears an action's context when the flow moves on (flow.cpp clear_action_context),
+    # so at every decision between actions the context bytes are the start's, whatever the
+    # history; and every state of the game still validates.
+    g = game(players)
+    keys = [k for k in C.LAYOUT if k in ("h_seat", "banker_taken", "build_cost", "pay_amount", "auc_card",
+                                         "auc_high", "disc_left", "ch_left", "stack_space", "lim_seat", "good")]
+    ref = g.start(0).to_bytes()
+    seen = 0
+    for seed in range(3):
+        for st in _states(players, seed, every=1):
+            assert st.validate() == ""
+            if st.fields()["phase"] in ("HELPER", "CONTRIB"):
+                raw = st.to_bytes()
+                for k in keys:
+                    off, size = C.LAYOUT[k][0], C.LAYOUT[k][1]
+                    assert raw[off:off + size] == ref[off:off + size], k
+                seen += 1
+    assert seen > 20

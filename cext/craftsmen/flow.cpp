@@ -367,7 +367,18 @@ void Rules::year_end(State& s) const {
   for (int q = 0; q < n; ++q) s.seat[q].contributed = 0;
 }
 
+// Between two actions nothing of the last one is read again: its context goes back to the
+// start's values, so two states that differ only in how they were reached are equal bytes (the
+// hash, the infoset key and equality read bytes). The block h_seat..lim_actor is that context.
+void Rules::clear_action_context(State& s) {
+  uint8_t* first = &s.h_seat;
+  std::memset(first, 0, (size_t)(&s.lim_actor + 1 - first));
+  s.auc_card = s.good = s.good_card = kNoSeat;
+  s.lim_seat = s.lim_actor = kNoSeat;
+}
+
 void Rules::step_flow(State& s) const {
+  clear_action_context(s);
   switch (s.flow) {
     case F_MULLIGAN:
       if (s.idx >= n) {

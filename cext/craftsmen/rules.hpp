@@ -106,6 +106,7 @@ struct Rules {
   // ---- flow ------------------------------------------------------------------------------
   void advance(State& s) const;          // run forced steps until a decision or chance node
   void step_flow(State& s) const;
+  static void clear_action_context(State& s);  // between actions: the start's values
   void after(State& s, int what) const;  // a continuation (enum After)
   void start_draw(State& s, int src, int dst, int seat, int count, int after) const;
   bool draw_step(State& s) const;        // resolve known draws; true when the sequence finished

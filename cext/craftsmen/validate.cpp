@@ -298,6 +298,15 @@ std::string Game::validate(const State& s, bool resumed) const {
   if (eff == P_CHANCE && s.ch_after == A_FLOW) CHECK(s.flow == F_MULLIGAN || s.flow == F_HELPER, "flow: a draw outside the setup or helper phase");
   if (eff == P_TERMINAL) CHECK(s.flow == F_NONE && s.year == 3, "flow: terminal");
   if (eff == P_DISCARD) CHECK(s.disc_seat == actor && s.disc_left >= 1, "context: discard");
+  // Between actions the last action's context is gone (flow.cpp clear_action_context): a
+  // leftover would make two equal positions differ in equality, hash and infoset key.
+  if (eff == P_MULLIGAN || eff == P_HELPER || eff == P_CONTRIB || eff == P_TERMINAL) {
+    State t = s, c = s;
+    Rules::clear_action_context(c);
+    if (s.phase == P_LIMIT) t.lim_seat = t.lim_actor = kNoSeat, t.lim_saved = 0;
+    CHECK(std::memcmp(&t.h_seat, &c.h_seat, (size_t)(&c.lim_actor + 1 - &c.h_seat)) == 0,
+          "context: a finished action's fields must be back at their start values between actions");
+  }
   // Helpers: at home or on the board, 5 a seat.
   for (int q = 0; q < n; ++q) {
     int on = s.seat[q].home + ((eff == P_STACK || eff == P_STACK_PAY) && q == s.actor);  // disc in hand
