@@ -130,3 +130,17 @@ def test_between_actions_every_game_state_has_the_start_context(players):
                     assert raw[off:off + size] == ref[off:off + size], k
                 seen += 1
     assert seen > 20
+
+
+def test_a_discard_of_more_cards_than_the_hand_holds_is_refused():
+    # Packing fuzz seed 53: such a position reached a DISCARD with no legal move.
+    g = game(3)
+    for st in _states(3, 4, every=1):
+        f = st.fields()
+        if f["phase"] == "DISCARD":
+            raw = bytearray(st.to_bytes())
+            raw[C.LAYOUT["disc_left"][0]] = st.hand_value(f["context"]["discard_seat"]) + 40
+            with pytest.raises(ValueError, match="discard"):
+                C.State.from_bytes(g, bytes(raw))
+            return
+    pytest.fail("no DISCARD decision in the game")

@@ -230,3 +230,25 @@ def test_play_refuses_mcts_on_a_game_with_hidden_information():
     assert "ismcts" in one_error_line(run("play", "--game", "leonardo", "--bots", "mcts:50,random"))
     r = run("play", "--game", "leonardo", "--bots", "ismcts:30,random", "--games", "2")
     assert r.exit_code == 0, r.stderr
+
+
+def test_an_area_passed_seat_with_no_group_in_the_area_is_refused():
+    # Packing fuzz seed 75: such a position made the area's next-seat loop run forever.
+    s = atelier.open("leonardo", players=4, seed=3).start()
+    rnd, k, checked = random.Random(3), 0, 0
+    while not s.is_terminal() and checked < 5:
+        if s.is_chance():
+            s.sample_chance(k)
+            k += 1
+            continue
+        d = atelier.position_dict(s)
+        if d["phase"] == "AREA":
+            here = {g["seat"] for g in d["city"][d["progress"]["area"]]}
+            absent = [p for p in range(4) if p not in here]
+            if absent:
+                d["progress"]["area_passed"] = sorted(set(d["progress"]["area_passed"]) | {absent[0]})
+                with pytest.raises(atelier.InputError, match="area_passed"):
+                    atelier.load_position(d)
+                checked += 1
+        s.apply(rnd.choice(s.legal_moves()))
+    assert checked == 5

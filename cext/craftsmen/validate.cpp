@@ -298,6 +298,8 @@ std::string Game::validate(const State& s, bool resumed) const {
   if (eff == P_CHANCE && s.ch_after == A_FLOW) CHECK(s.flow == F_MULLIGAN || s.flow == F_HELPER, "flow: a draw outside the setup or helper phase");
   if (eff == P_TERMINAL) CHECK(s.flow == F_NONE && s.year == 3, "flow: terminal");
   if (eff == P_DISCARD) CHECK(s.disc_seat == actor && s.disc_left >= 1, "context: discard");
+  // A discard never asks for more cards than the hand holds (flow.cpp start_discard).
+  if (eff == P_DISCARD) CHECK(s.disc_left <= R.hand(s, s.disc_seat), "context.discard_left: more discards than cards in hand");
   // Between actions the last action's context is gone (flow.cpp clear_action_context): a
   // leftover would make two equal positions differ in equality, hash and infoset key.
   if (eff == P_MULLIGAN || eff == P_HELPER || eff == P_CONTRIB || eff == P_TERMINAL) {

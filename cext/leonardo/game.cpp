@@ -445,7 +445,9 @@ void Game::area_next(State& s, bool removed_current) const {
   int cnt;
   rank(s, s.area, order, cnt);
   if (removed_current) s.removed |= (uint8_t)(1u << order[s.idx]);
-  if (s.price >= kPrices || popcount64(s.removed) == cnt) {
+  uint8_t present = 0;  // a mask, not a count: the loop below must find a seat not removed
+  for (int i = 0; i < cnt; ++i) present |= (uint8_t)(1u << order[i]);
+  if (s.price >= kPrices || (s.removed & present) == present) {
     for (int p = 0; p < kMaxPlayers; ++p) s.city[s.area][p] = 0;
     area_begin(s, s.area + 1);
     return;

@@ -196,6 +196,9 @@ std::string Game::validate(const State& s, bool records) const {
     int cnt;
     rank(s, s.area, order, cnt);
     if (s.idx >= cnt || s.actor != order[s.idx] || ((s.removed >> s.actor) & 1)) return "area: wrong actor";
+    uint8_t present = 0;
+    for (int i = 0; i < cnt; ++i) present |= (uint8_t)(1u << order[i]);
+    if (s.removed & ~present) return "progress.area_passed: a seat with no group in the area";
   }
   if ((s.phase == CLAIM || s.phase == GIFT) && s.actor != s.c_order[s.idx]) return "council: wrong actor";
   if (s.phase == CMOVE || s.phase == REORDER || s.phase == MATERIAL) {
