@@ -23,9 +23,7 @@ int random_playout(const Game& g, Rng& rng, Position& p, MoveList& ml) {
       p.playout_chance(rng);
       continue;
     }
-    p.legal_moves(ml);
-    if (ml.size == 0) throw std::runtime_error("rules core: no legal move at a decision point");
-    p.playout_apply(ml[(int)rng.below((uint32_t)ml.size)]);
+    p.playout_apply(p.random_move(rng));  // as the search's playouts: no list for a placement
     if (++decisions > kMaxDecisions) throw std::runtime_error("rules core: playout too long");
   }
   return decisions;

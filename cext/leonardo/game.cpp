@@ -79,6 +79,14 @@ void Game::rank(const State& s, int area, uint8_t* order, int& count) const {
 
 uint32_t Game::startable(const State& s) const {
   uint32_t m = 0;
+  if (s.turn <= ed_.normal_turns && s.phase == LAB) {
+    // Row, deck, box and owned cards partition the cards (validate.cpp), and in Phase A no
+    // auction holds one: row ∪ deck without a scan of the deck, which a lab start asked for
+    // three times (generation, settle's NONE test, the start's record).
+    m = ((1u << kCards) - 1) & ~s.box;
+    for (int p = 0; p < n_; ++p) m &= ~s.pl[p].owned;
+    return m;
+  }
   for (int i = 0; i < s.row_len; ++i) m |= 1u << s.row[i];
   if (s.turn <= ed_.normal_turns)
     for (int i = 0; i < s.deck_len; ++i) m |= 1u << s.deck[i];
@@ -461,17 +469,14 @@ void Game::area_next(State& s, bool removed_current) const {
 
 // ---- Labs in Phase A (§5.2) and their records (§3.5.2) ------------------------------------
 
-static bool sum_fits(const CardData& a, const CardData& b, const uint8_t* B) {
-  for (int k = 0; k < kKinds; ++k)
-    if (a.mats[k] + b.mats[k] > B[k]) return false;
-  return true;
-}
-
 void Game::fold_snapshot(State& s, int p, int stopped, bool cancelled, uint32_t stopped_cand) const {
   Player& P = s.pl[p];
   if (!P.snap_turn) return;
-  uint8_t B[kKinds];
-  for (int k = 0; k < kKinds; ++k) B[k] = (uint8_t)nib(P.snap_budget, k);
+  uint8_t B[kKinds], M[kKinds];
+  for (int k = 0; k < kKinds; ++k) B[k] = (uint8_t)nib(P.snap_budget, k), M[k] = (uint8_t)lab_mat(P, stopped, k);
+  // Bytewise as fits_hand: a budget byte (a nibble) never borrows from the next.
+  constexpr uint64_t kTop = 0x8080808080ULL;
+  const uint64_t budget = pack_kinds(B) | kTop, in_lab = pack_kinds(M);
   Lab& other = P.lab[1 - stopped];
   uint32_t keep = 0;
   for (uint32_t w = other.cand; w; w &= w - 1) {
@@ -479,11 +484,9 @@ void Game::fold_snapshot(State& s, int p, int stopped, bool cancelled, uint32_t 
     bool ok = false;
     if (cancelled) {
       for (uint32_t v = stopped_cand & ~(1u << x); v && !ok; v &= v - 1)
-        ok = sum_fits(ed_.cards[x], ed_.cards[lsb64(v)], B);
+        ok = ((budget - (need_[x] + need_[lsb64(v)])) & kTop) == kTop;
     } else {
-      ok = true;
-      for (int k = 0; k < kKinds; ++k)
-        if (ed_.cards[x].mats[k] + lab_mat(P, stopped, k) > B[k]) ok = false;
+      ok = ((budget - (need_[x] + in_lab)) & kTop) == kTop;
     }
     if (ok) keep |= 1u << x;
   }
@@ -498,8 +501,9 @@ void Game::start_lab(State& s, int p, int l, int c) const {
   uint8_t B[kKinds];
   totals_budget(s, p, B);
   uint32_t cand = 0;
+  const uint64_t budget = pack_kinds(B);
   for (uint32_t w = startable(s); w; w &= w - 1)
-    if (ed_.fits(lsb64(w), B)) cand |= 1u << lsb64(w);
+    if (fits_hand(lsb64(w), budget)) cand |= 1u << lsb64(w);
   if (P.lab[1 - l].hidden()) {  // both hidden from now on: the start snapshot
     P.snap_turn = s.turn;
     for (int k = 0; k < kKinds; ++k) set_nib(P.snap_budget, k, B[k]);

@@ -41,6 +41,7 @@ class Game {
 
   int current_player(const State& s) const;  // seat, kChancePlayer or kTerminalPlayer
   void legal_moves(const State& s, MoveList& out) const;  // canonical order (docs/notation.md)
+  Move random_move(const State& s, Rng& rng) const;        // legal_moves(s)[rng.below(size)]
   bool is_legal(const State& s, Move m) const;
   void apply(State& s, Move m) const;         // precondition: is_legal(s, m)
   // apply / sample_chance without recomputing hash and pub (keys.cpp): for playouts and
@@ -159,7 +160,7 @@ struct Position {
   bool is_chance() const { return st.phase == DRAW; }
   bool chance_free() const { return game->chance_free(st); }
   void legal_moves(MoveList& out) const { game->legal_moves(st, out); }
-  Move random_move(Rng& rng) const { return random_from_list(*this, rng); }
+  Move random_move(Rng& rng) const { return game->random_move(st, rng); }
   void apply(Move m) { game->apply(st, m); }
   void sample_chance(Rng& rng) { game->sample_chance(st, rng); }
   // Playouts (concept.md): the keys go stale, which a state thrown away never needs.

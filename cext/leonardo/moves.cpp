@@ -74,6 +74,78 @@ bool Game::start_only_none(const State& s) const {
   return true;
 }
 
+// Favour B's four materials, at most two of a kind (§5.1): the multisets in the canonical
+// order (a <= b <= c <= d), each with its move code and its counts one byte per kind, so a
+// pick is tested against the shops in one subtraction instead of a loop per kind.
+namespace {
+struct FavourB {
+  int size = 0;
+  uint16_t code[70];
+  uint64_t counts[70];
+  FavourB() {
+    for (int a = 0; a < kKinds; ++a)
+      for (int b = a; b < kKinds; ++b)
+        for (int c = b; c < kKinds; ++c)
+          for (int d = c; d < kKinds; ++d) {
+            int cnt[kKinds] = {0};
+            ++cnt[a]; ++cnt[b]; ++cnt[c]; ++cnt[d];
+            unsigned w = 1, x = 0;
+            uint64_t packed = 0;
+            bool ok = true;
+            for (int k = 0; k < kKinds; ++k, w *= 3) {
+              ok &= cnt[k] <= 2;
+              x += w * (unsigned)cnt[k];
+              packed |= (uint64_t)cnt[k] << (8 * k);
+            }
+            if (ok) code[size] = (uint16_t)x, counts[size++] = packed;
+          }
+  }
+};
+const FavourB kFavourB;
+constexpr uint64_t kHigh5 = 0x8080808080ULL;  // bit 7 of the five kind bytes
+}  // namespace
+
+// legal_moves(s)[rng.below(size)] without the list where it is long: a Phase B placement
+// (about 24 moves, a third of a playout's decisions) is counted and indexed in canonical order.
+Move Game::random_move(const State& s, Rng& rng) const {
+  if (s.phase != PLACE) {
+    MoveList ml;
+    legal_moves(s, ml);
+    return ml.size ? ml[(int)rng.below((uint32_t)ml.size)] : 0;
+  }
+  const Player& P = s.pl[s.actor];
+  const bool city = s.turn <= ed_.normal_turns;
+  const bool master = P.pflags & PF_MASTER;
+  const int a = P.app_supply;
+  // Areas take any number: each area not yet used offers PLACE 1..a, so they count together.
+  const uint32_t areas = city ? ~(uint32_t)P.placed & ((1u << kAreas) - 1) : 0;
+  const int n_areas = popcount64(areas);
+  int top[kLabs], total = 1 + n_areas * a;  // 1: PASS
+  int masters = master && city ? (1 << kAreas) - 1 : 0;  // a master goes to any area, used or not
+  for (int l = 0; l < kLabs; ++l) {
+    const Lab& L = P.lab[l];
+    const int cap = L.working() ? lab_free(L) : 0;
+    top[l] = ((P.placed >> (kAreas + l)) & 1) || cap < 1 ? 0 : a < cap ? a : cap;
+    total += top[l];
+    if (master && cap >= 1) masters |= 1 << (kAreas + l);
+  }
+  total += popcount64((uint64_t)masters);
+  int r = (int)rng.below((uint32_t)total);
+  if (r < n_areas * a) {  // the (r / a)-th area not yet used, r % a + 1 apprentices
+    uint32_t w = areas;
+    for (int i = r / a; i > 0; --i) w &= w - 1;
+    return mk(M_PLACE, (unsigned)(lsb64(w) * 16 + r % a + 1));
+  }
+  r -= n_areas * a;
+  for (int l = 0; l < kLabs; ++l) {
+    if (r < top[l]) return mk(M_PLACE, (unsigned)((kAreas + l) * 16 + r + 1));
+    r -= top[l];
+  }
+  for (int w = masters; w; w &= w - 1)
+    if (r-- == 0) return mk(M_MASTER, (unsigned)lsb64((uint64_t)w));
+  return mk(M_PASS);
+}
+
 void Game::gen(const State& s, MoveList& out) const {
   out.size = 0;
   const int p = s.actor;
@@ -84,20 +156,12 @@ void Game::gen(const State& s, MoveList& out) const {
       auto ok = [&](int letter) { return !cap || ((P.letters >> (2 * letter)) & 3) < cap; };
       if (ok(0)) out.push(mk(M_FAV_A));
       if (ok(1)) {
-        for (int a = 0; a < kKinds; ++a)
-          for (int b = a; b < kKinds; ++b)
-            for (int c = b; c < kKinds; ++c)
-              for (int d = c; d < kKinds; ++d) {
-                int cnt[kKinds] = {0};
-                ++cnt[a]; ++cnt[b]; ++cnt[c]; ++cnt[d];
-                bool good = true;
-                unsigned code = 0, w = 1;
-                for (int k = 0; k < kKinds; ++k, w *= 3) {
-                  if (cnt[k] > 2 || cnt[k] > s.shop[k]) good = false;
-                  code += w * (unsigned)cnt[k];
-                }
-                if (good) out.push(mk(M_FAV_B, code));
-              }
+        // Byte k of (min(shop, 3) | 0x80) - counts keeps bit 7 exactly when shop[k] >= count (a
+        // count is at most 2, so no borrow crosses a byte).
+        uint64_t shops = kHigh5;
+        for (int k = 0; k < kKinds; ++k) shops |= (uint64_t)(s.shop[k] < 3 ? s.shop[k] : 3) << (8 * k);
+        for (int i = 0; i < kFavourB.size; ++i)
+          if (((shops - kFavourB.counts[i]) & kHigh5) == kHigh5) out.push(mk(M_FAV_B, kFavourB.code[i]));
       }
       if (ok(2) && s.academy[p]) out.push(mk(M_FAV_C));
       if (ok(3)) {
