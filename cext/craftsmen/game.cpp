@@ -12,13 +12,15 @@ namespace atelier::craftsmen {
 
 // ---- money (Craftsmen spec 7.1) ----------------------------------------------------------------------
 
+// One colour's part: a 1s, b 2s and d 3s of that colour.
+static inline int colour_value(int a, int b, int d) {
+  const int k = a + b + d, sum = a + 2 * b + 3 * d;
+  return k <= 1 ? sum : std::max(sum, 5 * (k - 1));
+}
+
 int Game::value(const uint8_t* c) {
   int v = 0;
-  for (int col = 0; col < kColours; ++col) {
-    const int k = c[3 * col] + c[3 * col + 1] + c[3 * col + 2];
-    const int sum = c[3 * col] + 2 * c[3 * col + 1] + 3 * c[3 * col + 2];
-    v += k <= 1 ? sum : std::max(sum, 5 * (k - 1));
-  }
+  for (int col = 0; col < kColours; ++col) v += colour_value(c[3 * col], c[3 * col + 1], c[3 * col + 2]);
   return v;
 }
 
@@ -54,16 +56,11 @@ int Game::payments(const State& s, Payment* out) const {
           if (nopt[c] >= 125) break;
           Opt& o = opts[c][nopt[c]++];
           o.k[0] = (uint8_t)a, o.k[1] = (uint8_t)b, o.k[2] = (uint8_t)d;
-          uint8_t cnt[kMoneyTypes] = {};
-          cnt[0] = (uint8_t)a, cnt[1] = (uint8_t)b, cnt[2] = (uint8_t)d;
-          o.v = value(cnt);
+          o.v = colour_value(a, b, d);
           o.loss = 1 << 20;  // no card: no constraint
-          for (int t = 0; t < 3; ++t) {
-            if (!cnt[t]) continue;
-            --cnt[t];
-            o.loss = std::min(o.loss, o.v - value(cnt));
-            ++cnt[t];
-          }
+          if (a) o.loss = std::min(o.loss, o.v - colour_value(a - 1, b, d));
+          if (b) o.loss = std::min(o.loss, o.v - colour_value(a, b - 1, d));
+          if (d) o.loss = std::min(o.loss, o.v - colour_value(a, b, d - 1));
         }
   }
   int count = 0;
