@@ -66,9 +66,24 @@ int Game::payments(const State& s, Payment* out) const {
   int count = 0;
   uint8_t keys[kMaxPayments][16];
   uint8_t order[kMaxPayments];
-  for (int i0 = 0; i0 < nopt[0]; ++i0)
-    for (int i1 = 0; i1 < nopt[1]; ++i1)
-      for (int i2 = 0; i2 < nopt[2]; ++i2)
+  // Prunes that drop no minimal choice (values only grow as colours are added): a partial sum
+  // that the remaining colours' best cannot lift to X, or one that already stays >= X without
+  // one card of a colour used so far.
+  int best[kColours + 1] = {};
+  for (int c = kColours - 1; c >= 0; --c) {
+    int m = 0;
+    for (int i = 0; i < nopt[c]; ++i) m = std::max(m, opts[c][i].v);
+    best[c] = best[c + 1] + m;
+  }
+  for (int i0 = 0; i0 < nopt[0]; ++i0) {
+    const int v0 = opts[0][i0].v, l0 = opts[0][i0].loss;
+    if (v0 + best[1] < X || v0 - l0 >= X) continue;
+    for (int i1 = 0; i1 < nopt[1]; ++i1) {
+      const int v1 = v0 + opts[1][i1].v, l1 = std::min(l0, opts[1][i1].loss);
+      if (v1 + best[2] < X || v1 - l1 >= X) continue;
+      for (int i2 = 0; i2 < nopt[2]; ++i2) {
+        const int v2 = v1 + opts[2][i2].v, l2 = std::min(l1, opts[2][i2].loss);
+        if (v2 + best[3] < X || v2 - l2 >= X) continue;
         for (int i3 = 0; i3 < nopt[3]; ++i3) {
           const Opt* o[4] = {&opts[0][i0], &opts[1][i1], &opts[2][i2], &opts[3][i3]};
           const int V = o[0]->v + o[1]->v + o[2]->v + o[3]->v;
@@ -83,7 +98,18 @@ int Game::payments(const State& s, Payment* out) const {
           order[count] = (uint8_t)count;
           ++count;
         }
-  std::sort(order, order + count, [&](uint8_t a, uint8_t b) { return std::memcmp(keys[a], keys[b], 16) < 0; });
+      }
+    }
+  }
+  // Byte order as memcmp, two big-endian words at a time (no libc call per comparison).
+  uint64_t hi[kMaxPayments], lo[kMaxPayments];
+  for (int i = 0; i < count; ++i) {
+    std::memcpy(&hi[i], keys[i], 8);
+    std::memcpy(&lo[i], keys[i] + 8, 8);
+    hi[i] = __builtin_bswap64(hi[i]);
+    lo[i] = __builtin_bswap64(lo[i]);
+  }
+  std::sort(order, order + count, [&](uint8_t a, uint8_t b) { return hi[a] != hi[b] ? hi[a] < hi[b] : lo[a] < lo[b]; });
   Payment sorted[kMaxPayments];
   for (int i = 0; i < count; ++i) sorted[i] = out[order[i]];
   std::memcpy(out, sorted, sizeof(Payment) * count);
