@@ -1,7 +1,6 @@
 // Craftsmen flow: rounds, helper phase, stages and helper actions, work-token windows, final
 // phase, end of round, year end (Craftsmen §5, Craftsmen §7.3, Craftsmen §7.5, Craftsmen §8, Craftsmen §9.1, Craftsmen §11-Craftsmen §14). Every function here
 // leaves the state either at a decision, at a chance node, or at P_RUN for advance() to go on.
-#include <cstddef>
 #include <algorithm>
 #include <cstring>
 
@@ -373,8 +372,7 @@ void Rules::year_end(State& s) const {
 // hash, the infoset key and equality read bytes). The block h_seat..lim_actor is that context.
 void Rules::clear_action_context(State& s) {
   // A constant size, so the compiler stores it inline (the libc call was 2% of a playout).
-  constexpr size_t kBytes = offsetof(State, lim_actor) + 1 - offsetof(State, h_seat);
-  std::memset(&s.h_seat, 0, kBytes);
+  std::memset(&s.h_seat, 0, kActionContextBytes);
   s.auc_card = s.good = s.good_card = kNoSeat;
   s.lim_seat = s.lim_actor = kNoSeat;
 }

@@ -1,6 +1,7 @@
 // Internal to the Craftsmen core: the queries and state edits shared by the move generator,
 // the transitions (game.cpp) and the chance nodes (chance.cpp).
 #pragma once
+#include <cstddef>
 #include <cstring>
 
 #include "game.hpp"
@@ -107,6 +108,8 @@ struct Rules {
   void advance(State& s) const;          // run forced steps until a decision or chance node
   void step_flow(State& s) const;
   static void clear_action_context(State& s);  // between actions: the start's values
+  // The action context's bytes: h_seat .. lim_actor.
+  static constexpr size_t kActionContextBytes = offsetof(State, lim_actor) + 1 - offsetof(State, h_seat);
   void after(State& s, int what) const;  // a continuation (enum After)
   void start_draw(State& s, int src, int dst, int seat, int count, int after) const;
   bool draw_step(State& s) const;        // resolve known draws; true when the sequence finished

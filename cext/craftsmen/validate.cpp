@@ -306,7 +306,7 @@ std::string Game::validate(const State& s, bool resumed) const {
     State t = s, c = s;
     Rules::clear_action_context(c);
     if (s.phase == P_LIMIT) t.lim_seat = t.lim_actor = kNoSeat, t.lim_saved = 0;
-    CHECK(std::memcmp(&t.h_seat, &c.h_seat, (size_t)(&c.lim_actor + 1 - &c.h_seat)) == 0,
+    CHECK(std::memcmp(&t.h_seat, &c.h_seat, Rules::kActionContextBytes) == 0,
           "context: a finished action's fields must be back at their start values between actions");
   }
   // Helpers: at home or on the board, 5 a seat.

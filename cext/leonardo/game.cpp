@@ -475,8 +475,7 @@ void Game::fold_snapshot(State& s, int p, int stopped, bool cancelled, uint32_t 
   uint8_t B[kKinds], M[kKinds];
   for (int k = 0; k < kKinds; ++k) B[k] = (uint8_t)nib(P.snap_budget, k), M[k] = (uint8_t)lab_mat(P, stopped, k);
   // Bytewise as fits_hand: a budget byte (a nibble) never borrows from the next.
-  constexpr uint64_t kTop = 0x8080808080ULL;
-  const uint64_t budget = pack_kinds(B) | kTop, in_lab = pack_kinds(M);
+  const uint64_t budget = pack_kinds(B) | kKindTops, in_lab = pack_kinds(M);
   Lab& other = P.lab[1 - stopped];
   uint32_t keep = 0;
   for (uint32_t w = other.cand; w; w &= w - 1) {
@@ -484,9 +483,9 @@ void Game::fold_snapshot(State& s, int p, int stopped, bool cancelled, uint32_t 
     bool ok = false;
     if (cancelled) {
       for (uint32_t v = stopped_cand & ~(1u << x); v && !ok; v &= v - 1)
-        ok = ((budget - (need_[x] + need_[lsb64(v)])) & kTop) == kTop;
+        ok = ((budget - (need_[x] + need_[lsb64(v)])) & kKindTops) == kKindTops;
     } else {
-      ok = ((budget - (need_[x] + in_lab)) & kTop) == kTop;
+      ok = ((budget - (need_[x] + in_lab)) & kKindTops) == kKindTops;
     }
     if (ok) keep |= 1u << x;
   }

@@ -120,9 +120,9 @@ class Game {
     std::memcpy(&v, have, kKinds);
     return v;
   }
+  static constexpr uint64_t kKindTops = 0x8080808080ULL;  // bit 7 of each of the kKinds == 5 bytes
   bool fits_hand(int c, uint64_t have) const {
-    constexpr uint64_t kTop = 0x8080808080ULL;   // kKinds == 5 bytes
-    return (((have | kTop) - need_[c]) & kTop) == kTop;
+    return (((have | kKindTops) - need_[c]) & kKindTops) == kKindTops;
   }
   bool start_only_none(const State& s) const;  // Phase A START with NONE the only option
 

@@ -102,7 +102,6 @@ struct FavourB {
   }
 };
 const FavourB kFavourB;
-constexpr uint64_t kHigh5 = 0x8080808080ULL;  // bit 7 of the five kind bytes
 }  // namespace
 
 // legal_moves(s)[rng.below(size)] without the list where it is long: a Phase B placement
@@ -158,10 +157,10 @@ void Game::gen(const State& s, MoveList& out) const {
       if (ok(1)) {
         // Byte k of (min(shop, 3) | 0x80) - counts keeps bit 7 exactly when shop[k] >= count (a
         // count is at most 2, so no borrow crosses a byte).
-        uint64_t shops = kHigh5;
+        uint64_t shops = Game::kKindTops;
         for (int k = 0; k < kKinds; ++k) shops |= (uint64_t)(s.shop[k] < 3 ? s.shop[k] : 3) << (8 * k);
         for (int i = 0; i < kFavourB.size; ++i)
-          if (((shops - kFavourB.counts[i]) & kHigh5) == kHigh5) out.push(mk(M_FAV_B, kFavourB.code[i]));
+          if (((shops - kFavourB.counts[i]) & Game::kKindTops) == Game::kKindTops) out.push(mk(M_FAV_B, kFavourB.code[i]));
       }
       if (ok(2) && s.academy[p]) out.push(mk(M_FAV_C));
       if (ok(3)) {
