@@ -87,13 +87,22 @@ static int faceup_by_rank(const State& s, int rank) {
 }
 
 void Game::apply(State& s, Move m) const {
-  transition(s, m);
+  transition<true>(s, m);
   know_buildings(s, n_);
 }
 
-void Game::playout_apply(State& s, Move m) const { transition(s, m); }
+void Game::playout_apply(State& s, Move m) const { transition<false>(s, m); }
 
+template <bool Know>
 void Game::transition(State& s, Move m) const {
+  // What each seat knows of the others' money (mknown) is read only by determinization and
+  // validation; a playout, whose states are thrown away, skips it (Know = false).
+  const auto money_in = [&](int q, int t, int giver) {
+    if constexpr (Know) know_money_in(s, n_, q, t, giver);
+  };
+  const auto money_out = [&](int q, int t, int receiver) {
+    if constexpr (Know) know_money_out(s, n_, q, t, receiver);
+  };
   const Rules R(*this);
   const int p = s.actor;
   Seat& st = s.seat[p];
@@ -153,8 +162,8 @@ void Game::transition(State& s, Move m) const {
       if (type == PAY_CARD) {
         --hand[a];
         ++s.money[M_HAND0 + q][a];
-        know_money_out(s, n_, p, a, q);
-        know_money_in(s, n_, q, a, p);
+        money_out(p, a, q);
+        money_in(q, a, p);
       } else {
         const int y = R.stack_price(s);
         st.ap = (int16_t)(st.ap - y);
@@ -183,7 +192,7 @@ void Game::transition(State& s, Move m) const {
       } else if (type == TAKE_FACEUP) {
         --s.money[M_DISPLAY][a];
         ++hand[a];
-        know_money_in(s, n_, p, a, kNoGiver);
+        money_in(p, a, kNoGiver);
         ++s.banker_taken;
         if (s.banker_taken >= 2) {
           s.phase = P_RUN;
@@ -204,7 +213,7 @@ void Game::transition(State& s, Move m) const {
     case P_DISCARD:
       --hand[a];
       ++s.money[M_DISCARD][a];
-      know_money_out(s, n_, p, a, kNoGiver);
+      money_out(p, a, kNoGiver);
       if (--s.disc_left == 0) {
         s.phase = P_RUN;
         R.after(s, s.disc_after);
@@ -213,7 +222,7 @@ void Game::transition(State& s, Move m) const {
     case P_LIMIT:
       --hand[a];
       ++s.money[M_DISCARD][a];
-      know_money_out(s, n_, p, a, kNoGiver);
+      money_out(p, a, kNoGiver);
       if (R.hand(s, p) <= ed_.c.hand_limit) {
         s.phase = s.lim_saved;
         s.actor = s.lim_actor;
@@ -251,7 +260,7 @@ void Game::transition(State& s, Move m) const {
       for (int k = 0; k < kMoneyTypes; ++k) {
         h[k] = (uint8_t)(h[k] - pay.c[k]);
         s.money[M_DISCARD][k] = (uint8_t)(s.money[M_DISCARD][k] + pay.c[k]);
-        for (int i = 0; i < pay.c[k]; ++i) know_money_out(s, n_, s.pay_seat, k, kNoGiver);
+        for (int i = 0; i < pay.c[k]; ++i) money_out(s.pay_seat, k, kNoGiver);
       }
       s.phase = P_RUN;
       R.after(s, s.pay_after);
@@ -355,8 +364,8 @@ void Game::transition(State& s, Move m) const {
       if (type == PAY_CARD) {
         --hand[a];
         ++s.money[q >= 0 ? M_HAND0 + q : M_DISCARD][a];
-        know_money_out(s, n_, p, a, q >= 0 ? q : kNoGiver);
-        if (q >= 0) know_money_in(s, n_, q, a, p);
+        money_out(p, a, q >= 0 ? q : kNoGiver);
+        if (q >= 0) money_in(q, a, p);
       } else {
         R.use_privilege(s);
         --st.market;
@@ -493,7 +502,7 @@ void Game::transition(State& s, Move m) const {
       if (type == REWARD) {
         --s.money[M_DISPLAY][a];
         ++hand[a];
-        know_money_in(s, n_, p, a, kNoGiver);
+        money_in(p, a, kNoGiver);
         // Order inside the step (Craftsmen spec 23): reward, 10-card limit, then the refill.
         R.start_draw(s, 0, D_DISPLAY, p, ed_.c.display - R.place_count(s, M_DISPLAY), A_REWARD_DONE);
       } else {
@@ -517,7 +526,7 @@ void Game::transition(State& s, Move m) const {
           const int t = a >> 2;
           --hand[t];
           ++s.money[M_DISCARD][t];
-          know_money_out(s, n_, p, t, kNoGiver);
+          money_out(p, t, kNoGiver);
           ++s.seat[row[0] - 1].supply;
           row[0] = row[1];
           row[1] = (uint8_t)(1 + p);
@@ -535,7 +544,7 @@ void Game::transition(State& s, Move m) const {
           const int v = (a >> (2 * c)) & 3;
           --hand[3 * c + v];
           ++s.money[M_DISCARD][3 * c + v];
-          know_money_out(s, n_, p, 3 * c + v, kNoGiver);
+          money_out(p, 3 * c + v, kNoGiver);
           sum += v + 1;
         }
         st.ap = (int16_t)(st.ap + sum);
@@ -549,5 +558,8 @@ void Game::transition(State& s, Move m) const {
   }
   R.advance(s);
 }
+
+template void Game::transition<true>(State&, Move) const;
+template void Game::transition<false>(State&, Move) const;
 
 }  // namespace atelier::craftsmen

@@ -36,9 +36,10 @@ class Game {
   void legal_moves(const State& s, MoveList& out) const;  // canonical order (docs/notation.md)
   bool is_legal(const State& s, Move m) const;
   void apply(State& s, Move m) const;  // precondition: is_legal(s, m)
-  // The same transition without updating what each seat knows of the buildings (bknow): a
-  // playout's states are thrown away, and only determinization, validation and the field view
-  // read bknow (rescanning the 70 buildings was half of a playout's instructions).
+  // The same transition without updating what each seat knows of the buildings (bknow) and of
+  // the others' money (mknown): a playout's states are thrown away, and only determinization,
+  // validation and the field view read them (rescanning the 70 buildings was half of a
+  // playout's instructions).
   void playout_apply(State& s, Move m) const;
 
   // Chance (Craftsmen spec 6.4, Craftsmen §15): draws from the first non-empty deck segment.
@@ -86,7 +87,8 @@ class Game {
   int n_;
   uint8_t age_rank_[kMaxPlayers];
 
-  void transition(State& s, Move m) const;         // apply without the bknow update
+  // apply without the bknow update; Know = false also skips the money knowledge (playouts)
+  template <bool Know> void transition(State& s, Move m) const;
   void draw(State& s, Move m) const;               // apply_chance without it
   template <bool Know> void sample(State& s, Rng& rng) const;
 
