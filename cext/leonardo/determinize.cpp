@@ -26,9 +26,24 @@ struct Hyp {
   double w;
 };
 
+// The merge table of one replay step: open addressing over 2 * kCap slots. A slot is in use when
+// its stamp is the current epoch, so emptying the table for the next history event is one
+// increment, not a 32 KB clear (which was 40% of a Leonardo ISMCTS iteration's instructions).
+struct HypTable {
+  uint32_t stamp[2 * kCap];
+  int index[2 * kCap];
+  uint32_t epoch;
+  void clear() {
+    if (++epoch == 0) {  // wrapped: every old stamp could look current
+      std::memset(stamp, 0, sizeof stamp);
+      epoch = 1;
+    }
+  }
+};
+
 struct Scratch {
   Hyp a[kCap], b[kCap];
-  int table[2 * kCap];
+  HypTable table;
 };
 
 thread_local Scratch g_scratch;
@@ -45,17 +60,18 @@ bool hyp_eq(const Hyp& x, const Hyp& y) {
 }
 
 // Insert or merge h into out[0..n); returns the new count, or -1 when the capacity is exceeded.
-int add_hyp(Hyp* out, int n, int* table, const Hyp& h) {
+int add_hyp(Hyp* out, int n, HypTable& t, const Hyp& h) {
   uint64_t k = hyp_key(h);
   for (uint32_t i = (uint32_t)k & (2 * kCap - 1);; i = (i + 1) & (2 * kCap - 1)) {
-    if (table[i] < 0) {
+    if (t.stamp[i] != t.epoch) {
       if (n >= kCap) return -1;
       out[n] = h;
-      table[i] = n;
+      t.stamp[i] = t.epoch;
+      t.index[i] = n;
       return n + 1;
     }
-    if (hyp_eq(out[table[i]], h)) {
-      out[table[i]].w += h.w;
+    if (hyp_eq(out[t.index[i]], h)) {
+      out[t.index[i]].w += h.w;
       return n;
     }
   }
@@ -159,7 +175,7 @@ static int replay(const Game& g, const State& s, int seat, const DeckModel& d, H
   for (int e = 0; e < s.hist_len; ++e) {
     const uint8_t ev = s.hist[e];
     int m = 0;
-    for (int i = 0; i < 2 * kCap; ++i) S.table[i] = -1;
+    S.table.clear();
     if (!(ev & 0x80)) {  // a draw of card ev
       for (int j = 0; j < n; ++j) {
         Hyp h = cur[j];
@@ -213,7 +229,7 @@ static int replay(const Game& g, const State& s, int seat, const DeckModel& d, H
   if (s.phase == REORDER && s.actor == seat) {
     const int mm = s.deck_len < 4 ? s.deck_len : 4;
     int m = 0;
-    for (int i = 0; i < 2 * kCap; ++i) S.table[i] = -1;
+    S.table.clear();
     for (int j = 0; j < n; ++j) {
       Hyp x = cur[j];
       if (x.len < mm || !see_top(ed, d, x, s.deck, mm)) continue;
