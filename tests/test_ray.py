@@ -167,3 +167,8 @@ def test_train_selfplay_same_as_local():
     local = train.generate(s, 1, m)
     got = train.generate(s, 1, m, runner=distributed.selfplay_runner())
     assert all(np.array_equal(local[k], got[k]) for k in local)
+    # Rows from determinizations (hidden information) too.
+    s = train.Settings(game="leonardo", players=2, games=3, positions=3, seed=6, gen0_games=3, determinized=True)
+    local = train.generate(s, 0, None)
+    got = train.generate(s, 0, None, runner=distributed.selfplay_runner())
+    assert all(np.array_equal(local[k], got[k]) for k in local)

@@ -193,3 +193,37 @@ def test_leaf_moves_are_written_into_the_models(tmp_path):
     assert model.load(tmp_path / "gen-0" / "model.npz").leaf_moves == 2
     with pytest.raises(InputError, match="leaf-moves"):
         tiny(leaf_moves=-1).check()
+
+
+def test_determinized_rows_are_what_a_search_leaf_sees():
+    """--determinized: every position resampled from each seat's view (N determinizations, a row
+    from every seat's side on each: N * N rows), deterministic per seed, labelled as the game
+    ended."""
+    x, win, score = train.selfplay_game("leonardo", 2, "greedy", None, 3, 0, 1, 3, 0.05, True)
+    again = train.selfplay_game("leonardo", 2, "greedy", None, 3, 0, 1, 3, 0.05, True)
+    plain, pwin, _ = train.selfplay_game("leonardo", 2, "greedy", None, 3, 0, 1, 3, 0.05, False)
+    assert x.shape[0] == 2 * plain.shape[0] == 12 and np.isfinite(x).all()
+    assert np.array_equal(x, again[0])
+    # Each viewpoint's block of two rows carries the labels of the true game in rotated order.
+    for b in range(6):
+        assert np.array_equal(win[2 * b:2 * b + 2], pwin[:2])
+    # Somewhere the resampled hidden parts differ from the true state.
+    assert not np.array_equal(np.repeat(plain.reshape(3, 1, 2, -1), 2, axis=1).reshape(12, -1), x)
+
+
+def test_determinized_needs_hidden_information():
+    with pytest.raises(InputError, match="no hidden information"):
+        tiny(determinized=True).check()
+    assert train.Settings(game="leonardo", players=3, determinized=True).check().rows_per_position == 9
+
+
+def test_runs_from_before_determinized_resume(tmp_path):
+    out = str(tmp_path / "old")
+    train.run(tiny(seed=4), out)
+    path = os.path.join(out, "state.json")
+    with open(path) as f:
+        state = json.load(f)
+    del state["settings"]["determinized"]   # as written before the setting existed
+    with open(path, "w") as f:
+        json.dump(state, f)
+    assert train.run(tiny(seed=4), out)["generations"][0]["generation"] == 0

@@ -148,12 +148,12 @@ def _judge_many(ks, record, settings, crash=None):
     return [review.judge(rec, k, **settings) for k in ks]
 
 
-def _selfplay(indices, game, players, spec, model, seed, gen, positions, epsilon, crash=None):
+def _selfplay(indices, game, players, spec, model, seed, gen, positions, epsilon, determinized, crash=None):
     """Training rows of self-play games `indices` (run in a Ray worker; atelier.train)."""
     from . import train
 
     _crash_hook(crash, indices)
-    return train.selfplay_games(indices, game, players, spec, model, seed, gen, positions, epsilon)
+    return train.selfplay_games(indices, game, players, spec, model, seed, gen, positions, epsilon, determinized)
 
 
 def _is_crash(ray, exc) -> bool:
@@ -263,10 +263,11 @@ def selfplay_runner(address=None, chunk=None, num_cpus=None):
     def run(indices, args, progress):
         ray = connect(address, num_cpus)
         remote = ray.remote(_selfplay)
-        game, players, spec, model, seed, gen, positions, epsilon = args
+        game, players, spec, model, seed, gen, positions, epsilon, determinized = args
         ref = ray.put(model)
         chunks = _chunks(list(indices), _cluster_cpus(ray), chunk)
-        return _run(ray, remote, chunks, (game, players, spec, ref, seed, gen, positions, epsilon, _crash_setting()),
+        return _run(ray, remote, chunks, (game, players, spec, ref, seed, gen, positions, epsilon, determinized,
+                                          _crash_setting()),
                     1, progress, len(indices))
 
     return run

@@ -67,6 +67,9 @@ class Settings:
     gen0_games: int = 20000     # with gen0="greedy": its games (a greedy game is cheap)
     epsilon: float = 0.05       # with gen0="greedy": the chance of a random move at each decision
     leaf_moves: int | None = None   # written into each model: greedy moves before the network
+    # Hidden information: rows from determinizations of each position, one per viewpoint (what a
+    # search leaf is), instead of from the true state (selfplay_game).
+    determinized: bool = False
 
     def check(self) -> "Settings":
         from .games import GAMES
@@ -91,6 +94,13 @@ class Settings:
         if self.leaf_moves is not None and (isinstance(self.leaf_moves, bool) or not isinstance(self.leaf_moves, int)
                                             or not 0 <= self.leaf_moves <= 10000):
             raise InputError(f"leaf-moves: expected an integer 0..10000, got {self.leaf_moves!r}")
+        if not isinstance(self.determinized, bool):
+            raise InputError(f"determinized: expected true or false, got {self.determinized!r}")
+        if self.determinized:
+            from .games import ruleset
+
+            if not ruleset(self.game).HIDDEN_INFORMATION:
+                raise InputError(f"determinized: {self.game} has no hidden information to resample")
         check_seed(self.seed)
         return self
 
@@ -119,6 +129,11 @@ class Settings:
         if best is not None:
             return self.searcher(True)
         return self.searcher(False) if self.gen0 == "search" else f"{self.algorithm}:{self.iterations}:random"
+
+    @property
+    def rows_per_position(self) -> int:
+        """A row from every seat's side, on every viewpoint's determinization when determinized."""
+        return self.players * (self.players if self.determinized else 1)
 
     @property
     def admission_games(self) -> int:
@@ -153,21 +168,25 @@ def rotated(values, players):
     return np.stack([np.roll(v, -p) for p in range(players)])
 
 
-def selfplay_game(game, players, spec, model, seed, gen, i, positions, epsilon=0.0):
+def selfplay_game(game, players, spec, model, seed, gen, i, positions, epsilon=0.0, determinized=False):
     """Game `i` of generation `gen`: (X (R, F), win (R, N), score (R, N)), R = rows sampled, each
     position giving one row per seat; at each decision a uniformly random legal move with
-    probability `epsilon`, else `spec`'s. Depends on its arguments only (any process, any order)."""
+    probability `epsilon`, else `spec`'s. With `determinized` (hidden information), each position
+    is first resampled from every seat's view, as the search sees it (one determinization per
+    viewpoint v, a row from every seat's side on it: N rows per viewpoint), so the model learns
+    what a determinized leaf is worth, not what the true state is. Depends on its arguments only
+    (any process, any order)."""
     from .match import new_state_factory
 
     bot = _bot(spec, model)
     s = new_state_factory(game, players)(_mix(seed, gen, i) & 0x7FFFFFFF)
     explore = np.random.default_rng(_mix(seed, gen, i, 4))
-    feats, k = [], 0
+    seen, k = [], 0     # each decision's feature rows, or its state to determinize later
     while not s.is_terminal():
         if s.is_chance():
             s.sample_chance(_mix(seed, gen, i, k, 1))
         else:
-            feats.append(np.stack([s.features(p) for p in range(players)]))
+            seen.append(s.clone() if determinized else np.stack([s.features(p) for p in range(players)]))
             if epsilon > 0 and explore.random() < epsilon:
                 moves = s.legal_moves()
                 s.apply(moves[int(explore.integers(len(moves)))])
@@ -175,16 +194,26 @@ def selfplay_game(game, players, spec, model, seed, gen, i, positions, epsilon=0
                 s.apply(bot.choose(s, _mix(seed, gen, i, k, 2)))
         k += 1
     rng = np.random.default_rng(_mix(seed, gen, i, 3))
-    pick = np.sort(rng.choice(len(feats), size=min(positions, len(feats)), replace=False))
-    x = np.concatenate([feats[j] for j in pick])
-    win = np.tile(rotated(s.returns(), players), (len(pick), 1))
-    score = np.tile(rotated(s.scores(), players), (len(pick), 1))
+    pick = np.sort(rng.choice(len(seen), size=min(positions, len(seen)), replace=False))
+    if determinized:
+        blocks = []
+        for j in pick:
+            for v in range(players):
+                d = seen[j].clone()
+                d.determinize(v, _mix(seed, gen, i, int(j), v, 6) & 0x7FFFFFFF)
+                blocks.append(np.stack([d.features(p) for p in range(players)]))
+    else:
+        blocks = [seen[j] for j in pick]
+    x = np.concatenate(blocks)
+    win = np.tile(rotated(s.returns(), players), (len(blocks), 1))
+    score = np.tile(rotated(s.scores(), players), (len(blocks), 1))
     return x, win, score
 
 
-def selfplay_games(indices, game, players, spec, model, seed, gen, positions, epsilon=0.0):
+def selfplay_games(indices, game, players, spec, model, seed, gen, positions, epsilon=0.0, determinized=False):
     """Several games' rows (a Ray task or a local worker runs this)."""
-    return [selfplay_game(game, players, spec, model, seed, gen, i, positions, epsilon) for i in indices]
+    return [selfplay_game(game, players, spec, model, seed, gen, i, positions, epsilon, determinized)
+            for i in indices]
 
 
 def _pool_task(job):
@@ -221,13 +250,13 @@ def generate(s: Settings, gen: int, best, progress=None, runner=None):
     greedy = gen == 0 and s.gen0 == "greedy"
     spec = "greedy" if greedy else s.searcher(best is not None)
     games = s.games_of(gen)
-    args = (s.game, s.players, spec, best, s.seed, gen, s.positions, s.epsilon if greedy else 0.0)
+    args = (s.game, s.players, spec, best, s.seed, gen, s.positions, s.epsilon if greedy else 0.0, s.determinized)
     if runner is not None:
         got = runner(list(range(games)), args, progress)
     else:
         got = []
         for i in range(games):
-            got.append(selfplay_game(*args[:6], i, s.positions, args[7]))
+            got.append(selfplay_game(*args[:6], i, *args[6:]))
             if progress is not None:
                 progress(i + 1, games)
     return {"x": np.concatenate([g[0] for g in got]), "win": np.concatenate([g[1] for g in got]),
@@ -454,6 +483,7 @@ def _open_dir(s: Settings, out: str) -> dict:
         if state.get("format") != STATE_FORMAT:
             raise InputError(f"out '{out}': state.json is not an atelier training state")
         old = dict(state.get("settings", {}))
+        old.setdefault("determinized", False)   # runs from before the setting existed
         # More generations continue a run; anything else would mix two runs' files.
         old.pop("generations", None)
         new = dict(settings)
@@ -513,7 +543,7 @@ def run(s: Settings, out: str, progress=None, runner=None) -> dict:
         searcher = s.generator(gen, best is not None)
         with np.load(data_path) as z:
             rows = int(len(z["x"]))
-        entry = {"generation": gen, "games": s.games_of(gen), "rows": rows, "positions": rows // s.players,
+        entry = {"generation": gen, "games": s.games_of(gen), "rows": rows, "positions": rows // s.rows_per_position,
                  "searcher": searcher, "self_play_cpu_seconds": round(seconds, 3),
                  "training": {k: v for k, v in info.items() if k != "history"},
                  "losses": [round(h["train"], 5) for h in info["history"]],
@@ -524,7 +554,7 @@ def run(s: Settings, out: str, progress=None, runner=None) -> dict:
         cand.provenance = {"generator": "atelier train", "settings": settings, "generation": gen,
                            "trained_on_generations": list(range(max(0, gen - s.window + 1), gen + 1)),
                            "games": sum(s.games_of(g) for g in range(max(0, gen - s.window + 1), gen + 1)),
-                           "positions": int(len(data["x"]) // s.players), "rows": int(len(data["x"])),
+                           "positions": int(len(data["x"]) // s.rows_per_position), "rows": int(len(data["x"])),
                            "searchers": [g["searcher"] for g in state["generations"]] + [searcher],
                            "validation_loss": info["validation_loss"],
                            "calibration_ece": info["calibration_ece"], "score_mae": info["score_mae"],

@@ -34,6 +34,9 @@ from ..games import GAMES
 @click.option("--leaf-moves", type=Whole(0, 10_000), default=None, metavar="K",
               help="Greedy moves the search plays before asking the model, written into the model "
                    "(default: the search's default, 4).")
+@click.option("--determinized", is_flag=True,
+              help="Hidden information: train on each position resampled from every seat's view (what "
+                   "a search leaf is), not on the true state.")
 @seed_option()
 @click.option("--workers", type=Whole(1, 256), default=1, show_default=True, metavar="W",
               help="Local processes for the self-play (the same data).")
@@ -43,14 +46,15 @@ from ..games import GAMES
               help="Spread the self-play over a Ray cluster (docs/ray.md), as play --ray: the same data.")
 @run_guarded
 def train(game, players, games, generations, iterations, positions, gen0, gen0_games, epsilon, match_games,
-          leaf_moves, seed, workers, out, ray_address):
+          leaf_moves, determinized, seed, workers, out, ray_address):
     """Train a value model: self-play with the best searcher, fit a small network, admit it if it
     beats the best in a seat-rotated match; repeat. Resumable; deterministic per seed."""
     from .. import train as tr
 
     s = tr.Settings(game=game.lower(), players=players, games=games, generations=generations,
                     iterations=iterations, seed=seed, positions=positions, gen0=gen0, gen0_games=gen0_games,
-                    epsilon=epsilon, match_games=match_games, leaf_moves=leaf_moves).check()
+                    epsilon=epsilon, match_games=match_games, leaf_moves=leaf_moves,
+                    determinized=determinized).check()
     out = out or f"train-{s.game}-{players}p"
     runner = None
     if ray_address is not None:
