@@ -105,10 +105,7 @@ static void deck_model(const Game& g, const State& s, DeckModel& d) {
   if (g.options().basic)
     for (int i = 0; i < ed.basic_row_len[g.num_players()]; ++i) row |= 1u << ed.basic_row[g.num_players()][i];
   for (int t = 0; t < kLowerTiers; ++t) {
-    uint32_t tier = 0;
-    for (int c = 0; c < kCards; ++c)
-      if (ed.cards[c].tier == t) tier |= 1u << c;
-    d.pool[t] = tier & ~row & ~s.discards;
+    d.pool[t] = g.tier_mask(t) & ~row & ~s.discards;
     d.quota[t] = popcount64(d.pool[t]) - ed.plus_lower[t];
   }
   for (int l = 0; l < 3; ++l) d.size[l] = s.pile_size[l];

@@ -30,6 +30,7 @@ class Game {
   Game(const Edition& edition, int n_players, Options options);
 
   const Edition& edition() const { return ed_; }
+  uint32_t tier_mask(int t) const { return tier_mask_[t]; }  // the cards of tier t
   const Options& options() const { return opt_; }
   int num_players() const { return n_; }
   int row_size() const { return ed_.row_size[n_]; }
