@@ -27,6 +27,20 @@ DEF REPORT_EVERY = 65536   # exact searches: nodes between two progress reports 
 
 from atelier.errors import InputError
 
+# log k for the visit counts UCB reads, filled once: ISMCTS takes the log of every available
+# child's own count at every selection (60 logs an iteration at a Leonardo start, a fifth of the
+# search's own cost). The same libm log, so the same values: a lookup, not an approximation.
+DEF LOG_TABLE = 32768
+cdef double log_table[LOG_TABLE]
+cdef int _k
+for _k in range(LOG_TABLE):
+    log_table[_k] = log(<double>_k)
+
+
+cdef inline double log_count(uint32_t k) noexcept nogil:
+    return log_table[k] if k < LOG_TABLE else log(<double>k)
+
+
 # ---------------------------------------------------------------------------------------------
 # Position kinds: the only place the search learns which rulesets exist
 # ---------------------------------------------------------------------------------------------

@@ -171,7 +171,7 @@ cdef int32_t ismcts_select(Core* c, int32_t node, int p, MoveList* ml) noexcept 
                 u = 1e300
             else:
                 q = (c.val[ch * c.np + p] / n - lo) * scale
-                u = q + c.c_explore * sqrt(log(<double>c.aux[ch]) / n)
+                u = q + c.c_explore * sqrt(log_count(c.aux[ch]) / n)
             if u > best:
                 best = u
                 bc = ch

@@ -177,7 +177,7 @@ cdef inline int32_t select_ucb(Core* c, int32_t node, int p) noexcept nogil:
         if n == 0:
             return ch
         if c.ismcts:
-            logn = log(<double>c.aux[ch])
+            logn = log_count(c.aux[ch])
         q = (c.val[ch * c.np + p] / n - lo) * scale
         u = q + c.c_explore * sqrt(logn / n)
         if u > best:
