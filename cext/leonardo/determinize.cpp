@@ -386,24 +386,68 @@ int Game::deck_hypotheses(const State& s, int seat) const {
   return n < 0 ? -1 : live;
 }
 
-bool Game::sample_deck(State& s, int seat, Rng& rng) const {
+// The weighted hypotheses a deck sample draws from, computed once per (Game, position, seat):
+// ISMCTS determinizes its root state every iteration, and the replay of the deck history (with
+// the weights) came out the same each time — a fifth of Leonardo's ISMCTS overhead. Keyed by the
+// whole State byte for byte, so a hit is exact and a miss only recomputes; the replay reads the
+// public records and the viewpoint's own looks, never what determinize resamples (labs, bids),
+// so determinize keys it on the state it was given.
+namespace {
+
+struct DeckChoice {
+  const Game* game;
+  uint64_t serial;     // the Game's construction number: an address can be reused
+  int seat;
+  State key;
   DeckModel d;
-  deck_model(*this, s, d);
+  int n;               // hypotheses of positive weight, in replay order
+  double total;
+  Hyp h[kCap];
+  double w[kCap];
+};
+
+thread_local DeckChoice g_choice{};
+
+}  // namespace
+
+static const DeckChoice& deck_choice(const Game& g, const State& s, int seat) {
+  DeckChoice& c = g_choice;
+  if (c.game == &g && c.serial == g.serial() && c.seat == seat &&
+      std::memcmp(&c.key, &s, sizeof(State)) == 0)
+    return c;
+  c.game = nullptr;  // invalid until filled
+  deck_model(g, s, c.d);
   Hyp* hs;
-  const int n = replay(*this, s, seat, d, hs);
-  if (n <= 0) return false;
-  double total = 0.0;
-  static thread_local double wt[kCap];
-  for (int i = 0; i < n; ++i) {
-    wt[i] = hs[i].len == s.deck_len ? hyp_weight(ed_, d, hs[i]) : 0.0;
-    total += wt[i];
+  const int n = replay(g, s, seat, c.d, hs);
+  c.n = 0;
+  c.total = 0.0;
+  for (int i = 0; i < n; ++i) {  // n <= 0 (none, over capacity): c.n stays 0
+    const double w = hs[i].len == s.deck_len ? hyp_weight(g.edition(), c.d, hs[i]) : 0.0;
+    if (!(w > 0.0)) continue;
+    c.h[c.n] = hs[i];
+    c.w[c.n++] = w;
+    c.total += w;
   }
-  if (!(total > 0.0)) return false;
-  double r = rng.uniform() * total;
+  std::memcpy(&c.key, &s, sizeof(State));
+  c.seat = seat;
+  c.serial = g.serial();
+  c.game = &g;
+  return c;
+}
+
+bool Game::sample_deck(State& s, int seat, Rng& rng) const {
+  return sample_deck_from(s, s, seat, rng);
+}
+
+// sample_deck with the hypotheses of `records` (s itself, or the position s was resampled from).
+bool Game::sample_deck_from(State& s, const State& records, int seat, Rng& rng) const {
+  const DeckChoice& c = deck_choice(*this, records, seat);
+  if (c.n <= 0 || !(c.total > 0.0)) return false;
+  const DeckModel& d = c.d;
+  double r = rng.uniform() * c.total;
   int pick = 0;
-  while (pick < n - 1 && r >= wt[pick]) r -= wt[pick++];
-  while (wt[pick] <= 0.0) --pick;  // rounding at the end of the list
-  const Hyp& h = hs[pick];
+  while (pick < c.n - 1 && r >= c.w[pick]) r -= c.w[pick++];
+  const Hyp& h = c.h[pick];
   // Fill the piles (§3.5.1 steps 5-6).
   uint8_t unk[3][kCards];
   int nu[3] = {0, 0, 0};
@@ -560,7 +604,7 @@ bool Game::determinize(State& s, int seat, Rng& rng) const {
       ++i;
     }
   }
-  if (!sample_deck(t, seat, rng)) return false;
+  if (!sample_deck_from(t, s, seat, rng)) return false;
   rekey(t);
   s = t;
   return true;

@@ -89,6 +89,7 @@ class Game {
   // §6.2 lazy draws: P(next card = c) from seat's view, p[kCards]; false if no deck fits.
   bool draw_probabilities(const State& s, int seat, double* p) const;
   bool sample_deck(State& s, int seat, Rng& rng) const;
+  bool sample_deck_from(State& s, const State& records, int seat, Rng& rng) const;
   bool sample_labs(State& s, int q, Rng& rng) const;
   // The deck order, the looks' orders and the draws against a deck built as §2.2 builds it,
   // and piles.middle_lower: "" or "field: reason" (a full position's exact records).
@@ -103,6 +104,9 @@ class Game {
     s.hash = hash_with_public(s, s.pub);
   }
   uint64_t hash_with_public(const State& s, uint64_t pub) const;
+  // This Game's construction number, distinct per constructed Game (copies share it: same
+  // configuration). Caches keyed by a Game use it, since an address can be reused.
+  uint64_t serial() const { return serial_; }
   // Run automatic steps and forced moves (§11.4) up to the next decision, chance node or end;
   // for states built from outside (after validate). apply() does this itself.
   void settle(State& s) const;
@@ -111,6 +115,7 @@ class Game {
   Edition ed_;
   int n_;
   Options opt_;
+  uint64_t serial_;
   uint32_t tier_mask_[kTiers];
   uint64_t need_[kCards];   // each card's materials, one byte per kind (fits_hand)
 
