@@ -91,6 +91,37 @@ def test_marks_follow_the_thresholds():
     assert review._noise(review.Value(0.1, None, True), review.Value(0.7, None, True)) is None
 
 
+def _decision(best, played, method="mcts"):
+    v = lambda w: review.Value(win=w, score=None, exact=False, ci=0.01)
+    return review.Decision(0, 0, "x", "y", v(played), v(best), max(0.0, best - played), None, method)
+
+
+def test_only_contested_decisions_count_toward_loss_and_accuracy():
+    # Lost whatever the seat plays, won whatever it plays: nothing to lose, not counted.
+    assert not review.contested(_decision(0.03, 0.0))
+    assert not review.contested(_decision(1.0, 0.97))
+    # Open, or a won game thrown away, or a lost one that the best move would have saved.
+    assert review.contested(_decision(0.5, 0.45))
+    assert review.contested(_decision(0.97, 0.5))
+    assert review.contested(_decision(0.2, 0.01))
+    assert not review.contested(_decision(0.5, 0.5, method="forced"))
+
+
+def test_a_seat_lost_early_is_not_averaged_into_accuracy(monkeypatch):
+    """Three contested decisions with losses 0.1, 0.2, 0.0, then twenty decided ones: the
+    average and the accuracy are those of the three."""
+    decs = [_decision(0.4, 0.3), _decision(0.3, 0.1), _decision(0.1, 0.1)] + [_decision(0.01, 0.0)] * 20
+    rec = greedy_record(1)
+    monkeypatch.setattr(review, "judge_state", lambda s, k, played, **kw: decs[k % len(decs)])
+    rv = review.review(rec, seat=0, iterations=10)
+    x = rv.summary[0]
+    judged = [d for d in (decs[k % len(decs)] for k, e in enumerate(rec.moves) if e["seat"] == 0)
+              if review.contested(d)]
+    assert x.contested == len(judged) < x.decisions
+    assert x.average_loss == pytest.approx(sum(d.loss for d in judged) / len(judged))
+    assert x.accuracy == pytest.approx(review.accuracy(d.loss for d in judged))
+
+
 def test_hidden_information_is_judged_from_the_movers_view():
     from atelier import match
 

@@ -9,8 +9,11 @@ Values are exact (alpha-beta or expectimax, marked exact) wherever the exact sol
 `exact_nodes` nodes, MCTS-Solver proofs count as exact too; elsewhere they are MCTS estimates
 (the value model's by default, `rollout`), and then a mark also needs the loss to exceed its own
 95% half-width (from the two moves' Wilson intervals, which never collapse to zero width however
-few the visits), so that search noise is not called a mistake. Each seat gets an accuracy %
-from its win-share losses (lichess's formula, docs/records.md "Accuracy"). In a game with hidden information each decision is
+few the visits), so that search noise is not called a mistake. Each seat gets an average loss and
+an accuracy % (lichess's formula, docs/records.md "Accuracy") over its contested decisions: those
+where the move played or the best move leaves the seat's win share between 5% and 95%. In a
+position already decided for the seat either way, no move can lose win share, and counting it
+would dilute the average of a seat that lost early. In a game with hidden information each decision is
 searched from the mover's viewpoint (ISMCTS over what that seat knew then), never from the full
 record. A forced decision (one legal move) is listed, not searched.
 
@@ -26,6 +29,7 @@ from .errors import InputError
 from .match import _mix
 
 THRESHOLDS = (("blunder", 0.20), ("mistake", 0.10), ("inaccuracy", 0.05))
+DECIDED = 0.05   # a win share this close to 0 or 1 after both moves: the decision is not contested
 MARK_NAMES = tuple(name for name, _ in reversed(THRESHOLDS))
 DEFAULT_ITERATIONS = 10_000
 DEFAULT_EXACT_NODES = 200_000
@@ -67,9 +71,10 @@ class SeatSummary:
     seat: int
     name: str
     decisions: int
-    average_loss: float
+    average_loss: float             # over the contested decisions (contested()); 0 without any
     marks: dict = field(default_factory=dict)
-    accuracy: float | None = None   # 0..100 from the win-share losses (accuracy()); None: none judged
+    accuracy: float | None = None   # 0..100 from the same losses (accuracy()); None: none contested
+    contested: int = 0              # the decisions average_loss and accuracy are taken over
 
 
 @dataclass
@@ -111,6 +116,18 @@ def wilson_half_width(p: float, n: int, z: float = 1.96) -> float:
     p = min(max(p, 0.0), 1.0)
     zz = z * z / n
     return z / (1.0 + zz) * math.sqrt(p * (1.0 - p) / n + zz / (4.0 * n))
+
+
+def contested(d: "Decision") -> bool:
+    """Whether a decision counts toward its seat's average loss and accuracy: judged (not
+    forced), and not decided whatever the seat played, i.e. not both the best and the played
+    move leaving the seat below DECIDED or both above 1 - DECIDED. A move that throws a won game
+    away (best 0.97, played 0.5) is contested; a lost seat's choice among lost moves is not."""
+    if d.method == "forced" or d.best_value is None or d.played_value is None:
+        return False
+    hi = max(d.best_value.win, d.played_value.win)
+    lo = min(d.best_value.win, d.played_value.win)
+    return not (hi < DECIDED or lo > 1.0 - DECIDED)
 
 
 def move_accuracy(loss: float) -> float:
@@ -267,11 +284,11 @@ def review(record, seat=None, iterations=None, seconds=None, threads=1, seed=0,
         mine = [d for d in decisions if d.seat == p]
         if seat is not None and p != seat:
             continue
-        judged = [d for d in mine if d.method != "forced"]
+        judged = [d for d in mine if contested(d)]
         summary.append(SeatSummary(p, record.seats[p], len(mine),
                                    sum(d.loss for d in judged) / len(judged) if judged else 0.0,
                                    {name: sum(d.mark == name for d in mine) for name in MARK_NAMES},
-                                   accuracy(d.loss for d in judged)))
+                                   accuracy(d.loss for d in judged), len(judged)))
     settings = {"seat": seat, "iterations": iterations, "time": seconds, "threads": threads, "seed": seed,
                 "exact_nodes": exact_nodes, "rollout": rollout,
                 "model": model_name,

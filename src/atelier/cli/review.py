@@ -52,8 +52,11 @@ def review(rec, seat, iterations, seconds, threads, exact_nodes, seed, html_file
     Noise rule: an estimated (not exact) loss is marked only when it exceeds its own 95%
     half-width, sqrt(a^2 + b^2) of the two moves' Wilson intervals (by their visits; never
     zero width), so a move the search barely looked at is not called a mistake.
-    Accuracy % per seat: lichess's curve of each loss, 103.17 exp(-4.354 loss) - 3.17,
-    averaged as (arithmetic + harmonic mean) / 2 (docs/records.md)."""
+    Average loss and accuracy % per seat, over its contested decisions (not forced, and
+    not decided whatever it played: the best and the played move both below 5% win share
+    or both above 95% leave nothing to lose). Accuracy: lichess's curve of each loss,
+    103.17 exp(-4.354 loss) - 3.17, averaged as (arithmetic + harmonic mean) / 2
+    (docs/records.md)."""
     from ..review import DEFAULT_EXACT_NODES, review as run_review
 
     r = records.load(rec, game_index)
@@ -116,11 +119,11 @@ def _print(rv):
     console = make_console(width=None if sys.stdout.isatty() else 140)
     console.print(t)
     s = Table(title="per seat", title_justify="left")
-    for col in ("seat", "name", "decisions", "average loss (win %)", "accuracy %", "inaccuracies", "mistakes",
-                "blunders"):
+    for col in ("seat", "name", "decisions", "contested", "average loss (win %)", "accuracy %", "inaccuracies",
+                "mistakes", "blunders"):
         s.add_column(col, justify="left" if col == "name" else "right")
     for x in rv.summary:
-        s.add_row(str(x.seat), x.name, str(x.decisions), f"{100 * x.average_loss:.2f}",
+        s.add_row(str(x.seat), x.name, str(x.decisions), str(x.contested), f"{100 * x.average_loss:.2f}",
                   "" if x.accuracy is None else f"{x.accuracy:.1f}", str(x.marks["inaccuracy"]),
                   str(x.marks["mistake"]), str(x.marks["blunder"]))
     console.print(s)
