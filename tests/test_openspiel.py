@@ -350,3 +350,17 @@ def test_a_crafted_text_cannot_run_code_through_load_state(tmp_path):
     except Exception:   # noqa: BLE001 - whatever happens after, the payload has run
         pass
     assert marker.exists()
+
+
+def test_the_bench_measures_openspiel_hearts_beside_the_core():
+    """`atelier bench` times OpenSpiel's own hearts loop in the same run: whole games of
+    players' decisions (fewer than all moves, which add the chance moves) at a positive rate,
+    and the core's rate over it."""
+    h = bench.hearts_rate(0.05)
+    assert h["games"] >= 1 and 0 < h["decisions"] <= 64 * h["games"]
+    assert 0 < h["decisions_per_s"] < h["moves_per_s"]
+    from atelier.bench import bench as run_bench
+
+    r = run_bench("craftsmen", players=4, games=200, seed=1, search=False)
+    row = next(x for x in r["rows"] if x["what"].startswith("OpenSpiel hearts"))
+    assert row["core_ratio"] == pytest.approx(r["rows"][0]["decisions_per_s"] / row["decisions_per_s"])

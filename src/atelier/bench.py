@@ -23,11 +23,23 @@ def _cpus():
         return os.cpu_count()
 
 
+def _openspiel_hearts():
+    """OpenSpiel's hearts random games per CPU-second, when OpenSpiel is installed (the
+    `openspiel` extra); None otherwise."""
+    try:
+        from .openspiel.bench import hearts_rate
+    except ImportError:
+        return None
+    return hearts_rate()
+
+
 def bench(game: str = "inventors", players: int = 4, games: int = 2000, seed: int = 0,
           search: bool = True, model=None) -> dict:
     """Random playouts and State copies timed inside C++ (no Python in the loop); with `search`,
     also MCTS iterations/s (start, mid-game; 1 and 2 threads), iterations per CPU-second by leaf
     evaluation (random, greedy, the value model `model` or the bundled one) and expectimax nodes/s.
+    With OpenSpiel installed, its hearts played by its C++ random bots in the same run, and the
+    core's decisions per CPU-second over hearts' (`core_ratio`).
 
     Rates are per CPU-second of the measuring thread (a loaded machine slows the wall clock,
     not the work done per CPU-second); the wall figures stand beside them, and `cpu_share` (CPU
@@ -57,6 +69,12 @@ def bench(game: str = "inventors", players: int = 4, games: int = 2000, seed: in
              "clone_wall_ns": core["clone_wall_ns"], "state_bytes": core["state_bytes"]},
         ],
     }
+    hearts = _openspiel_hearts()
+    if hearts is not None:
+        # The issue's yardstick: decisions per CPU-second against OpenSpiel's leanest native
+        # loop, measured in the same run (the machine's load alike for both).
+        hearts["core_ratio"] = core["decisions_per_s"] / hearts["decisions_per_s"]
+        result["rows"].append(hearts)
     if search:
         from .solvers.bench import search_bench
 

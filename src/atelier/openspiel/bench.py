@@ -94,3 +94,27 @@ def compare(game: str, players: int = 2, iterations: int = 200, positions: int =
         "ratio": os_seconds / at_seconds if at_seconds > 0 else float("inf"),
         "same_move": agree,
     }
+
+
+def hearts_rate(seconds: float = 1.0) -> dict:
+    """OpenSpiel's own native loop, for a per-decision speed reference (`atelier bench`): whole
+    games of its C++ hearts played by its C++ uniform random bots (`pyspiel.evaluate_bots`, one
+    call a game, no Python per move), for `seconds` of this thread's CPU. Decisions are the
+    players' moves (passes and plays, as atelier counts a playout's decisions); `moves_per_s`
+    adds the chance moves (the deal, the pass direction)."""
+    import time as _time
+
+    game = pyspiel.load_game("hearts")
+    bots = [pyspiel.make_uniform_random_bot(p, 1000 + p) for p in range(game.num_players())]
+    states = []
+    t0 = _time.thread_time()
+    while _time.thread_time() - t0 < seconds:
+        s = game.new_initial_state()
+        pyspiel.evaluate_bots(s, bots, len(states))
+        states.append(s)
+    cpu = _time.thread_time() - t0
+    decisions = sum(sum(1 for h in s.full_history() if h.player >= 0) for s in states)
+    moves = sum(len(s.full_history()) for s in states)
+    return {"what": "OpenSpiel hearts, its C++ random bots (pyspiel.evaluate_bots)",
+            "decisions_per_s": decisions / cpu, "moves_per_s": moves / cpu, "games": len(states),
+            "decisions": decisions, "seconds": cpu, "openspiel": getattr(pyspiel, "__version__", None)}
