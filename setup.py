@@ -20,6 +20,13 @@ ParallelCompile("NPY_NUM_BUILD_JOBS", default=2).install()
 # Release build only: no asserts, full optimisation.
 CXX_FLAGS = ["-O3", "-DNDEBUG", "-std=c++17", "-fvisibility=hidden", "-Wall", "-Wno-unused-function"]
 
+# Portable by default: what is built here may run on another x86-64 (a wheel must not require
+# POPCNT or BMI2; cext/common/bits.hpp counts bits with SWAR then). ATELIER_NATIVE=1 builds for
+# this machine's instruction set (-march=native: POPCNT, BMI2, ... where it has them), for a
+# source install that stays on the machine that built it.
+if os.environ.get("ATELIER_NATIVE", "") not in ("", "0"):
+    CXX_FLAGS.append("-march=native")
+
 RULES_SOURCES = sorted(
     p for p in glob.glob("cext/*/*.cpp") if not p.startswith(os.path.join("cext", "bind"))
 )
