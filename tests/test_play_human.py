@@ -92,7 +92,12 @@ def test_ctrl_c_saves_the_record(tmp_path):
         played += "(you) plays" in line
     time.sleep(0.5)
     p.send_signal(signal.SIGINT)
-    rest, err = p.communicate(timeout=60)
+    # Wait with stdin still open: communicate() would close it at once, and an end of input
+    # that reaches the prompt before the signal is handled quits the game normally (seen on a
+    # loaded machine).
+    p.wait(timeout=60)
+    rest, err = p.stdout.read(), p.stderr.read()
+    p.stdin.close()
     assert p.returncode == 130, (rest, err)
     assert "interrupted" in rest and "record saved" in rest and "error" not in err
     rec = records.load(out)
