@@ -158,7 +158,10 @@ void Game::gen(const State& s, MoveList& out) const {
         // Byte k of (min(shop, 3) | 0x80) - counts keeps bit 7 exactly when shop[k] >= count (a
         // count is at most 2, so no borrow crosses a byte).
         uint64_t shops = Game::kKindTops;
-        for (int k = 0; k < kKinds; ++k) shops |= (uint64_t)(s.shop[k] < 3 ? s.shop[k] : 3) << (8 * k);
+        for (int k = 0; k < kKinds; ++k) {
+          const uint64_t c = s.shop[k];  // read once (GCC 12's -O1 UBSan misreported the twice-read index)
+          shops |= (c < 3 ? c : 3) << (8 * k);
+        }
         for (int i = 0; i < kFavourB.size; ++i)
           if (((shops - kFavourB.counts[i]) & Game::kKindTops) == Game::kKindTops) out.push(mk(M_FAV_B, kFavourB.code[i]));
       }
