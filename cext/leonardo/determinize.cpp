@@ -435,12 +435,8 @@ static const DeckChoice& deck_choice(const Game& g, const State& s, int seat) {
   return c;
 }
 
-bool Game::sample_deck(State& s, int seat, Rng& rng) const {
-  return sample_deck_from(s, s, seat, rng);
-}
-
-// sample_deck with the hypotheses of `records` (s itself, or the position s was resampled from).
-bool Game::sample_deck_from(State& s, const State& records, int seat, Rng& rng) const {
+// A deck for s drawn from the hypotheses of `records`: the position s was resampled from (or s).
+bool Game::sample_deck(State& s, const State& records, int seat, Rng& rng) const {
   const DeckChoice& c = deck_choice(*this, records, seat);
   if (c.n <= 0 || !(c.total > 0.0)) return false;
   const DeckModel& d = c.d;
@@ -604,7 +600,7 @@ bool Game::determinize(State& s, int seat, Rng& rng) const {
       ++i;
     }
   }
-  if (!sample_deck_from(t, s, seat, rng)) return false;
+  if (!sample_deck(t, s, seat, rng)) return false;
   rekey(t);
   s = t;
   return true;

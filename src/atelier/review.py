@@ -284,11 +284,11 @@ def review(record, seat=None, iterations=None, seconds=None, threads=1, seed=0,
         mine = [d for d in decisions if d.seat == p]
         if seat is not None and p != seat:
             continue
-        judged = [d for d in mine if contested(d)]
+        counted = [d for d in mine if contested(d)]
         summary.append(SeatSummary(p, record.seats[p], len(mine),
-                                   sum(d.loss for d in judged) / len(judged) if judged else 0.0,
+                                   sum(d.loss for d in counted) / len(counted) if counted else 0.0,
                                    {name: sum(d.mark == name for d in mine) for name in MARK_NAMES},
-                                   accuracy(d.loss for d in judged), len(judged)))
+                                   accuracy(d.loss for d in counted), len(counted)))
     settings = {"seat": seat, "iterations": iterations, "time": seconds, "threads": threads, "seed": seed,
                 "exact_nodes": exact_nodes, "rollout": rollout,
                 "model": model_name,

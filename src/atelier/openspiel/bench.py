@@ -102,17 +102,15 @@ def hearts_rate(seconds: float = 1.0) -> dict:
     call a game, no Python per move), for `seconds` of this thread's CPU. Decisions are the
     players' moves (passes and plays, as atelier counts a playout's decisions); `moves_per_s`
     adds the chance moves (the deal, the pass direction)."""
-    import time as _time
-
     game = pyspiel.load_game("hearts")
     bots = [pyspiel.make_uniform_random_bot(p, 1000 + p) for p in range(game.num_players())]
     states = []
-    t0 = _time.thread_time()
-    while _time.thread_time() - t0 < seconds:
+    t0 = time.thread_time()
+    while time.thread_time() - t0 < seconds:
         s = game.new_initial_state()
         pyspiel.evaluate_bots(s, bots, len(states))
         states.append(s)
-    cpu = _time.thread_time() - t0
+    cpu = time.thread_time() - t0
     decisions = sum(sum(1 for h in s.full_history() if h.player >= 0) for s in states)
     moves = sum(len(s.full_history()) for s in states)
     return {"what": "OpenSpiel hearts, its C++ random bots (pyspiel.evaluate_bots)",
