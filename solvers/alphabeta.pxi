@@ -28,6 +28,7 @@ cdef struct ABCtx:
     int32_t dom_lo, dom_hi         # the value's range (win: 0..60, margin: +-AB_INF)
     int64_t nodes, max_nodes, stop_nodes
     double deadline                # 0: none
+    int cpu_clock                  # the deadline is in this thread's CPU seconds, not wall
     int64_t next_report
     void* reporter
     int aborted   # 1 node budget (of the run or of a round), 2 chance with several outcomes,
@@ -36,6 +37,7 @@ cdef struct ABCtx:
     uint64_t tt_mask               # buckets - 1
     int64_t tt_hits, etc_cuts, static_cuts
     int bounds                     # use the ruleset's score bounds
+    int dominance                  # skip the moves the ruleset proves dominated (search_moves)
     int32_t* history
     int solved, total              # root moves resolved so far (for the progress line)
 
@@ -78,6 +80,15 @@ cdef inline int ab_static(AnyPos* s, ABCtx* x, int32_t* vlo, int32_t* vhi) noexc
     return 0
 
 
+cdef inline void ab_moves(AnyPos* s, ABCtx* x, MoveList* ml) noexcept nogil:
+    """The moves searched below the root: without those the ruleset proves no better for the
+    mover than another (concept: search_moves), which keeps every value of a two-sided search."""
+    if x.dominance:
+        s.search_moves(ml[0])
+    else:
+        s.legal_moves(ml[0])
+
+
 cdef inline TTEntry* tt_find(ABCtx* x, uint64_t key) noexcept nogil:
     cdef TTEntry* b = x.tt + 2 * (key & x.tt_mask)
     if b[0].used and b[0].key == key:
@@ -111,7 +122,7 @@ cdef void tt_store(ABCtx* x, uint64_t key, int32_t lo, int32_t hi, int best, int
 cdef int ab_tick(ABCtx* x) noexcept nogil:
     """Every REPORT_EVERY nodes: the deadline, then the progress report (with the GIL)."""
     x.next_report += REPORT_EVERY
-    if x.deadline > 0 and now_seconds() > x.deadline:
+    if x.deadline > 0 and (thread_cpu_seconds() if x.cpu_clock else now_seconds()) > x.deadline:
         x.aborted = 4
         return 1
     if _ab_report(x) != 0:
@@ -208,7 +219,7 @@ cdef int32_t absearch(AnyPos* s, ABCtx* x, int32_t alpha, int32_t beta) noexcept
             return vhi
     a0, b0 = alpha, beta
     maxing = s.current_player() == x.root_player
-    s.legal_moves(ml)
+    ab_moves(s, x, &ml)
     n = ml.size
     if x.ordering & ORDER_ETC and n > 1:
         # Enhanced transposition cutoff: a child already known to refute this window.
@@ -366,7 +377,7 @@ cdef int abline(AnyPos* s0, ABCtx* x, int32_t v, int* line, int* line_chance, in
                 n_ += 1
             s.apply_chance(mv[0])
             continue
-        s.legal_moves(ml)
+        ab_moves(&s, x, &ml)   # as absearch: the table's move indices are into this list
         e = tt_find(x, s.hash())
         tb = e.best if e != NULL else -1
         ab_order(&s, x, &ml, tb, order)
@@ -425,18 +436,21 @@ cdef int _ab_report(ABCtx* x) noexcept with gil:
 
 AB_DEFAULT_ORDERING = ORDER_TT | ORDER_HISTORY   # measured on Inventors endgames (docs/solvers.md)
 AB_ORDER = {"tt": ORDER_TT, "greedy": ORDER_GREEDY, "history": ORDER_HISTORY, "etc": ORDER_ETC,
-            "no_bounds": 16}   # 16: ignore the ruleset's score bounds (for measuring them)
+            "no_bounds": 16,       # ignore the ruleset's score bounds (for measuring them)
+            "no_dominance": 32}    # search every legal move (for measuring and proving search_moves)
 
 
 def alphabeta_search(state, str objective="win", bint prove=False, int64_t max_nodes=10000000,
                      double time=0.0, double memory_mb=256.0, int ordering=ORDER_TT | ORDER_HISTORY,
-                     object determinize_seed=None, int determinize_seat=-1, object progress=None):
+                     object determinize_seed=None, int determinize_seat=-1, object progress=None,
+                     bint cpu_clock=False):
     """Alpha-beta from a decision node of a chance-free position, for the seat to move against
     every other seat (two players: the game itself; more: paranoid). Returns a dict: moves (per
     root move: move, lo, hi in the objective's units, line, win and score at the line's end when
     exact), root (lo, hi: the position's value), best (index or None), nodes, tt_hits,
     etc_cuts, seconds, aborted (0 done, 1 node budget, 2 a chance node with several outcomes,
-    3 stopped by progress or Ctrl-C, 4 time), player. `time` 0: no deadline."""
+    3 stopped by progress or Ctrl-C, 4 time), player. `time` 0: no deadline; cpu_clock: `time`
+    counts this thread's CPU seconds (benchmarks), and cpu_seconds is reported beside seconds."""
     cdef _Pos p = _Pos.of(state)
     cur = p.current
     if cur < 0:
@@ -447,7 +461,7 @@ def alphabeta_search(state, str objective="win", bint prove=False, int64_t max_n
         raise ValueError("prove: a win/draw/loss proof is of the win objective")
     if max_nodes < 1:
         raise ValueError("max_nodes: must be at least 1")
-    if not 0 <= ordering <= 31:
+    if not 0 <= ordering <= 63:
         raise ValueError(f"ordering: expected a combination of the ORDER_* bits, got {ordering}")
     if progress is not None and not callable(progress):
         raise ValueError(f"progress: expected a function (nodes, seconds, solved, total), got {progress!r}")
@@ -473,6 +487,7 @@ def alphabeta_search(state, str objective="win", bint prove=False, int64_t max_n
     x.root_player = cur
     x.ordering = ordering & 15
     x.bounds = not (ordering & 16)
+    x.dominance = not (ordering & 32)
     x.dom_lo, x.dom_hi = (0, WIN_SCALE) if x.objective == 0 else (-AB_INF, AB_INF)
     x.max_nodes = max_nodes
     x.stop_nodes = max_nodes
@@ -488,9 +503,10 @@ def alphabeta_search(state, str objective="win", bint prove=False, int64_t max_n
     cdef int line_chance[512]
     cdef double ret[MAX_SEATS]
     cdef int sc[MAX_SEATS]
-    cdef double t0 = now_seconds(), t1
+    cdef double t0 = now_seconds(), t1, c0 = thread_cpu_seconds()
     if time > 0:
-        x.deadline = t0 + time
+        x.deadline = (c0 if cpu_clock else t0) + time
+    x.cpu_clock = cpu_clock
     reporter = _ABReporter(progress, t0)
     x.reporter = <void*>reporter
     scale = float(WIN_SCALE) if x.objective == 0 else 1.0
@@ -547,7 +563,8 @@ def alphabeta_search(state, str objective="win", bint prove=False, int64_t max_n
         return {"moves": moves, "root": (rlo / scale, rhi / scale), "best": best,
                 "nodes": x.nodes, "tt_hits": x.tt_hits, "etc_cuts": x.etc_cuts,
                 "static_cuts": x.static_cuts,
-                "seconds": t1 - t0, "aborted": stopped, "player": cur,
+                "seconds": t1 - t0, "cpu_seconds": thread_cpu_seconds() - c0,
+                "aborted": stopped, "player": cur,
                 "tt_entries": 2 * buckets}
     finally:
         free(x.tt); free(x.history); free(lo); free(hi)

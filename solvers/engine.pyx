@@ -21,6 +21,7 @@ from positions cimport (AnyPos, InvPosition, TestPosition, LeoPosition, CraftPos
 
 cdef extern from "util.hpp" namespace "atelier::search" nogil:
     double now_seconds()
+    double thread_cpu_seconds()
 
 DEF MAX_SEATS = 8      # per-seat scratch arrays in the search; kMaxPlayers (5) fits
 DEF REPORT_EVERY = 65536   # exact searches: nodes between two progress reports (and Ctrl-C checks)

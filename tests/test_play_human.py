@@ -60,6 +60,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import atelier
@@ -90,13 +91,21 @@ def test_ctrl_c_saves_the_record(tmp_path):
         line = p.stdout.readline()
         assert line, p.stderr.read()
         played += "(you) plays" in line
+    # Drain both pipes meanwhile: a child blocked writing to a full pipe never exits.
+    chunks = {"out": [], "err": []}
+    readers = [threading.Thread(target=lambda f=f, k=k: chunks[k].append(f.read()), daemon=True)
+               for f, k in ((p.stdout, "out"), (p.stderr, "err"))]
+    for t in readers:
+        t.start()
     time.sleep(0.5)
     p.send_signal(signal.SIGINT)
     # Wait with stdin still open: communicate() would close it at once, and an end of input
     # that reaches the prompt before the signal is handled quits the game normally (seen on a
     # loaded machine).
     p.wait(timeout=60)
-    rest, err = p.stdout.read(), p.stderr.read()
+    for t in readers:
+        t.join(timeout=10)
+    rest, err = "".join(chunks["out"]), "".join(chunks["err"])
     p.stdin.close()
     assert p.returncode == 130, (rest, err)
     assert "interrupted" in rest and "record saved" in rest and "error" not in err

@@ -224,3 +224,24 @@ def test_score_bounds_and_ordering_never_change_the_values(backs):
                         assert vals == ref[objective], (seed, back, ordering)
             checked += 1
     assert checked == 3 * len(backs)
+
+
+def test_cpu_time_limit_stops_and_reports_cpu_seconds():
+    """cpu_time limits the solving thread's CPU seconds (benchmarks), and is not given with time."""
+    s = atelier.open("inventors", players=2, seed=5).start()
+    tail, k = [], 0
+    while not s.is_terminal():
+        if s.is_chance():
+            s.sample_chance(500 + k)
+            k, tail = k + 1, []
+            continue
+        tail.append(s.clone())
+        s.apply(solvers.greedy_move(s, 5 + len(tail)))
+    small = solvers.alphabeta(tail[-2], cpu_time=30)
+    assert small.complete and small.cpu_seconds is not None and 0 <= small.cpu_seconds < 30
+    with pytest.raises(solvers.TooLarge) as info:
+        solvers.alphabeta(tail[0], cpu_time=0.05, max_nodes=10**12)
+    assert "CPU budget of 0.05 s" in str(info.value)
+    assert info.value.partial.cpu_seconds >= 0.05
+    with pytest.raises(InputError, match="not both"):
+        solvers.alphabeta(tail[-2], time=1, cpu_time=1)

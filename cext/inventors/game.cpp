@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "../common/bits.hpp"
+#include "../common/serial.hpp"
 #include "mutate.hpp"
 
 namespace atelier::inventors {
@@ -61,7 +62,8 @@ static inline unsigned rest_pattern(uint32_t rest) {
   return (capped & 0xFF) + 3 * ((capped >> 8) & 0xFF) + 9 * ((capped >> 16) & 0xFF) + 27 * (capped >> 24);
 }
 
-Game::Game(const Edition& edition, int n_players, const uint8_t* teams) : ed_(edition), n_(n_players) {
+Game::Game(const Edition& edition, int n_players, const uint8_t* teams)
+    : ed_(edition), n_(n_players), serial_(next_game_serial()) {
   const std::string err = ed_.validate();
   if (!err.empty()) throw std::invalid_argument("edition " + err);
   if (n_ < 2 || n_ > kMaxPlayers) throw std::invalid_argument("players: must be 2..5");

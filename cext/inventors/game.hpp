@@ -23,6 +23,7 @@ class Game {
   Game(const Edition& edition, int n_players, const uint8_t* teams);
 
   const Edition& edition() const { return ed_; }
+  uint64_t serial() const { return serial_; }   // common/serial.hpp: keys the bound cache
   int num_players() const { return n_; }
   int team(int seat) const { return teams_[seat]; }
   int k() const { return n_ + 3; }  // cards revealed per age (spec 1.6)
@@ -36,6 +37,10 @@ class Game {
   void legal_moves(const State& s, MoveList& out) const;  // canonical order (spec 8.13)
   // legal_moves(s)[rng.below(size)] with the same single draw, without building the list.
   Move random_move(const State& s, Rng& rng) const;
+  // legal_moves less the moves a two-sided exact search may skip (dominance.cpp).
+  void search_moves(const State& s, MoveList& out) const;
+  // Bit 4*inventor+discipline: seat p's levels that can no longer matter (Age III).
+  uint64_t settled(const State& s, int p) const;
   bool is_legal(const State& s, Move m) const;
   void apply(State& s, Move m) const;         // precondition: is_legal(s, m)
   // The same transition leaving s.hash stale: for playouts, whose states are thrown away.
@@ -77,9 +82,12 @@ class Game {
   uint64_t start_levels_[kMaxPlayers];   // packed like State::levels
   uint64_t goal_levels_[kMaxPlayers];
   int goal_vp_[kMaxPlayers][kInventorsPerTeam];
-  uint32_t cost32_[kCards];  // card costs, one discipline per byte (SWAR move generation)
+  uint32_t cost32_[kCards];
+  uint64_t serial_;  // card costs, one discipline per byte (SWAR move generation)
 
   template <class Sink> void generate(const State& s, Sink& out) const;
+  int plays_for(const State& s, int p) const;
+  void seat_bounds(const State& s, int p, int r, const uint8_t* mine, int plays, int& lo, int& hi) const;
   // K: keep s.hash in step (apply) or leave it stale (apply_unkeyed).
   template <bool K> void transition(State& s, Move m) const;
   template <bool K> void work(State& s, unsigned card, unsigned inv, unsigned extra) const;
@@ -101,6 +109,7 @@ struct Position {
   // Reveals open each age (spec 5.8): after Age III's there is no chance left.
   bool chance_free() const { return st.age == 3 && st.phase != CHANCE_REVEAL; }
   void legal_moves(MoveList& out) const { game->legal_moves(st, out); }
+  void search_moves(MoveList& out) const { game->search_moves(st, out); }
   Move random_move(Rng& rng) const { return game->random_move(st, rng); }
   void apply(Move m) { game->apply(st, m); }
   void sample_chance(Rng& rng) { game->sample_reveal(st, rng); }

@@ -4,6 +4,7 @@
 
 #include "../common/bits.hpp"
 #include "game.hpp"
+#include "mutate.hpp"   // token_lo / token_hi of a packed token pair
 
 namespace atelier::inventors {
 
@@ -101,47 +102,177 @@ static int suite_cached(const int* c6, int stars) {
 
 // Score bounds (concept: score_bounds). Every part of a score but held VP and ST tokens only
 // grows, and those leave a hand only when their owner plays them: the current total is a
-// score each seat can keep whatever the others do. For the ceiling, each of the completions
-// still to come rewards a seat at most once (5.7.4: distinct seats), with a card (at most 3
-// points, 7.1) or one token: at most 3 points of VP, one star, or one level step. Every held
-// token can also become one level step (a back play, 0 -> 1, or a front play, N-1 -> N).
-// Counting each reward in every category at once keeps the ceiling simple and safe.
-// A won card's type is one star's worth to the suites: a star can take any number.
+// score each seat can keep whatever the others do. For the ceiling, each of the r completions
+// still to come rewards a seat at most once (5.7.4: distinct seats) with one of a card (at
+// most 3 points, and its type is worth no more to the suites than a star, 7.4), a VP token
+// (at most 3 points) or a token played for one level step. So some c of the r rewards are
+// level steps and the rest at most 3 points and a star each; the ceiling is the best c.
+// Level steps are counted by kind: a back play raises 0 -> 1 with any token, a front play
+// N-1 -> N only with a P_N (5.2), so a goal needing a P4 step cannot use a P2. In Age III the
+// tokens still to be won are the ones on the display (and on the card being rewarded): a
+// kind counts at most once per card that carries it. A held VP token played for a step loses
+// its value: steps beyond the other tokens spend the cheapest VP tokens first.
+using detail::token_hi;
+using detail::token_lo;
+
+namespace {
+struct StepNeed { int any, p[3]; };   // back steps (0 -> 1) and front steps to 2, 3, 4
+struct SeatKey {
+  uint64_t serial, levels, won;
+  uint8_t hand[kTokenKinds], mine[kTokenKinds], r, seat, terminal, plays;
+};
+struct SeatBound {
+  SeatKey key;
+  int lo, hi;
+  bool used;
+};
+}  // namespace
+
 void Game::score_bounds(const State& s, int* lo, int* hi) const {
   int left = 0;   // completions still to come
   if (s.phase == CHANCE_REVEAL) left = (4 - s.age) * (k() - 1);
   else if (s.phase != TERMINAL) left = (s.ndisplay - 1) + (3 - s.age) * (k() - 1);
-  for (int p = 0; p < n_; ++p) {
-    const ScoreDetail d = score(s, p);
-    lo[p] = d.total;
-    int r = left;
-    if (s.phase == REWARD)
-      for (int i = s.rw_index; i < s.rw_count; ++i) r += s.rw_seats[i] == p;
-    if (r == 0 && s.phase == TERMINAL) {
-      hi[p] = d.total;
-      continue;
+  // Tokens still to be won, per kind: with a reveal to come any kind may come, every time.
+  int offered[kTokenKinds];
+  const bool known = s.age == 3 && s.phase != CHANCE_REVEAL;
+  for (int k = 0; k < kTokenKinds; ++k) offered[k] = known ? 0 : 64;
+  if (known) {
+    for (int j = 0; j < s.ndisplay; ++j) {
+      const unsigned lo_k = token_lo(s.display[j].tokens), hi_k = token_hi(s.display[j].tokens);
+      ++offered[lo_k];
+      if (hi_k != lo_k) ++offered[hi_k];
     }
-    int types[kTypes] = {0}, tokens = 0;
-    for (uint64_t w = s.won[p]; w; w &= w - 1) ++types[ed_.cards[lsb64(w)].type];
-    for (int k = 0; k < kTokenKinds; ++k) tokens += s.hand[p][k];
-    // Goals reachable with `steps` level steps: the best subset of inventors by deficit.
-    const int steps = tokens + r;
-    int deficit[kInventorsPerTeam], goals = 0;
-    for (int i = 0; i < kInventorsPerTeam; ++i) {
-      deficit[i] = 0;
-      for (int dd = 0; dd < kDisciplines; ++dd) {
-        const int need = ed_.inventors[teams_[p]][i].goal[dd] - s.level(p, i, dd);
-        deficit[i] += need > 0 ? need : 0;
+  }
+  for (int p = 0; p < n_; ++p) {
+    int r = left;
+    uint8_t mine[kTokenKinds];
+    for (int k = 0; k < kTokenKinds; ++k) mine[k] = (uint8_t)offered[k];
+    if (s.phase == REWARD) {
+      bool chooses = false;
+      for (int i = s.rw_index; i < s.rw_count; ++i) chooses |= s.rw_seats[i] == p;
+      if (chooses) {
+        ++r;
+        const unsigned lo_k = token_lo(s.rw_tokens), hi_k = token_hi(s.rw_tokens);
+        if (known && (s.rw_left & 2)) ++mine[lo_k];
+        if (known && (s.rw_left & 4) && !((s.rw_left & 2) && hi_k == lo_k)) ++mine[hi_k];
       }
     }
-    for (int m = 0; m < (1 << kInventorsPerTeam); ++m) {
-      int cost = 0, vp = 0;
-      for (int i = 0; i < kInventorsPerTeam; ++i)
-        if (m >> i & 1) cost += deficit[i], vp += goal_vp_[p][i];
-      if (cost <= steps && vp > goals) goals = vp;
+    // A seat's bounds read only its own levels, hand and won cards and what is still to win,
+    // which the other seats' moves rarely change: cached per thread, keyed by all of it.
+    SeatKey key;
+    std::memset(&key, 0, sizeof key);
+    key.serial = serial_;
+    key.levels = s.levels[p];
+    key.won = s.won[p];
+    std::memcpy(key.hand, s.hand[p], kTokenKinds);
+    std::memcpy(key.mine, mine, kTokenKinds);
+    key.r = (uint8_t)r;
+    key.seat = (uint8_t)p;
+    key.terminal = s.phase == TERMINAL;
+    key.plays = (uint8_t)plays_for(s, p);
+    static thread_local SeatBound cache[4096];
+    uint64_t h = key.serial * 0x9E3779B97F4A7C15ull;
+    for (const uint8_t* b = (const uint8_t*)&key + 8; b < (const uint8_t*)(&key + 1); ++b)
+      h = (h ^ *b) * 0x100000001B3ull;
+    SeatBound& e = cache[h >> 52];
+    if (!e.used || std::memcmp(&e.key, &key, sizeof key) != 0) {
+      e.key = key;
+      e.used = true;
+      seat_bounds(s, p, r, mine, key.plays, e.lo, e.hi);
     }
-    hi[p] = d.cards + d.vp_tokens + 3 * r + goals + suite_cached(types, s.hand[p][ST] + r);
+    lo[p] = e.lo;
+    hi[p] = e.hi;
   }
+}
+
+// When seat p can still play tokens (5.2: on its own turns, before the main action):
+// 2 now (p is to move in MAIN), 1 on a later turn, 0 never (the reward of the game's last
+// completion is being chosen: the game ends with it).
+int Game::plays_for(const State& s, int p) const {
+  if (s.phase == TERMINAL) return 0;
+  if (s.phase == MAIN && s.active == p) return 2;
+  if (s.phase == REWARD && s.age == 3 && s.ndisplay == 1) return 0;
+  return 1;
+}
+
+// The most goal VP seat p can have with `plain` tokens worth nothing held, P2..P4 supplies
+// (supply[0..2], counted in plain too) and held VP tokens (cost[], cheapest first, each
+// losing its value when played for a step), less the VP spent.
+static int best_goals(const StepNeed* need, const int* goal_vp, const int* supply, int plain,
+                      const int* cost, int ncost) {
+  int goals = 0;
+  for (int m = 0; m < (1 << kInventorsPerTeam); ++m) {
+    int any = 0, pn[3] = {0, 0, 0}, vp = 0;
+    for (int i = 0; i < kInventorsPerTeam; ++i)
+      if (m >> i & 1) {
+        any += need[i].any, vp += goal_vp[i];
+        for (int n = 0; n < 3; ++n) pn[n] += need[i].p[n];
+      }
+    if (vp <= goals || pn[0] > supply[0] || pn[1] > supply[1] || pn[2] > supply[2]) continue;
+    const int over = any + pn[0] + pn[1] + pn[2] - plain;   // steps left for VP tokens
+    if (over > ncost) continue;
+    for (int x = 0; x < over; ++x) vp -= cost[x];
+    if (vp > goals) goals = vp;
+  }
+  return goals;
+}
+
+// One seat's bounds: see score_bounds. Reads s only for seat p's own fields (the cache key).
+// `plays`: plays_for(s, p). A seat to move may play its tokens now, before anything else
+// happens: the goals those reach (paying for spent VP tokens) are kept, so they raise lo.
+void Game::seat_bounds(const State& s, int p, int r, const uint8_t* mine, int plays, int& lo,
+                       int& hi) const {
+  const ScoreDetail d = score(s, p);
+  lo = d.total;
+  if (r == 0 && plays == 0) {
+    hi = d.total;
+    return;
+  }
+  int types[kTypes] = {0};
+  for (uint64_t w = s.won[p]; w; w &= w - 1) ++types[ed_.cards[lsb64(w)].type];
+  const uint8_t* h = s.hand[p];
+  int plain = 0;   // held tokens worth nothing at the end (ST: counted free here, for hi only)
+  for (int k = 0; k < kTokenKinds; ++k)
+    if (k != VP1 && k != VP2 && k != VP3) plain += h[k];
+  // Held VP tokens by value, cheapest first: the price of playing them for steps.
+  int vp_cost[64], nvp = 0;
+  for (int v = 1; v <= 3; ++v)
+    for (int x = 0; x < h[VP1 + v - 1] && nvp < 64; ++x) vp_cost[nvp++] = v;
+  // What each inventor still needs for its goal, by kind.
+  StepNeed need[kInventorsPerTeam];
+  for (int i = 0; i < kInventorsPerTeam; ++i) {
+    need[i] = StepNeed{0, {0, 0, 0}};
+    for (int dd = 0; dd < kDisciplines; ++dd) {
+      const int g = ed_.inventors[teams_[p]][i].goal[dd], l = s.level(p, i, dd);
+      if (l == 0 && g >= 1) ++need[i].any;
+      for (int n = 2; n <= 4; ++n)
+        if (l <= n - 1 && g >= n) ++need[i].p[n - 2];
+    }
+  }
+  if (plays == 2) {   // lo: plays now with the tokens worth nothing held (ST kept: a star)
+    const int supply[3] = {h[P2], h[P3], h[P4]};
+    const int now = best_goals(need, goal_vp_[p], supply, plain - h[ST], vp_cost, nvp);
+    if (now > d.goals) lo = d.total - d.goals + now;
+  }
+  // c of the r rewards are tokens for steps: never the last completion's (the game ends with
+  // it), and at most c of a kind, no more than are offered. No play left: no steps at all.
+  const int no_supply[3] = {0, 0, 0};
+  int best = -1;
+  for (int c = 0; c <= r; ++c) {
+    int goals;
+    if (plays == 0) {
+      if (c > 0) break;
+      goals = best_goals(need, goal_vp_[p], no_supply, 0, vp_cost, 0);
+    } else {
+      if (c > 0 && c > r - 1) break;
+      int supply[3];
+      for (int n = 0; n < 3; ++n) supply[n] = h[P2 + n] + (c < mine[P2 + n] ? c : mine[P2 + n]);
+      goals = best_goals(need, goal_vp_[p], supply, plain + c, vp_cost, nvp);
+    }
+    const int v = 3 * (r - c) + suite_cached(types, h[ST] + r - c) + goals;
+    if (v > best) best = v;
+  }
+  hi = d.cards + d.vp_tokens + best;
 }
 
 // Spec 7.5: highest total, then most won cards, then a shared win.

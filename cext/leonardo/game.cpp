@@ -3,20 +3,13 @@
 // there too (§11.4), so every state a caller sees is a real decision, a chance node or the end.
 #include "game.hpp"
 
-#include <atomic>
 #include <cstring>
 #include <stdexcept>
 
 #include "../common/bits.hpp"
+#include "../common/serial.hpp"
 
 namespace atelier::leonardo {
-
-// Game::serial. The rules are compiled into more than one extension module, each with its own
-// counter: starting from the counter's own address keeps the modules' numbers apart.
-static uint64_t next_serial() {
-  static std::atomic<uint64_t> count{(uint64_t)(uintptr_t)&count << 16};
-  return ++count;
-}
 
 // Money and the pot are 0..65535 (§11.4). A position may start near the top, so a payment
 // saturates there instead of wrapping to a small number (which would change who wins).
@@ -46,7 +39,7 @@ Perms::Perms() {
 const Perms kPerms;
 
 Game::Game(const Edition& edition, int n_players, Options options)
-    : ed_(edition), n_(n_players), opt_(options), serial_(next_serial()) {
+    : ed_(edition), n_(n_players), opt_(options), serial_(next_game_serial()) {
   const std::string err = ed_.validate();
   if (!err.empty()) throw std::invalid_argument(err);
   if (n_ < 2 || n_ > kMaxPlayers) throw std::invalid_argument("players: must be 2..5");

@@ -167,6 +167,8 @@ struct Position {
   bool is_chance() const { return st.phase == DRAW; }
   bool chance_free() const { return game->chance_free(st); }
   void legal_moves(MoveList& out) const { game->legal_moves(st, out); }
+  // No dominance known (concept: search_moves): an exact search tries every legal move.
+  void search_moves(MoveList& out) const { legal_moves(out); }
   Move random_move(Rng& rng) const { return game->random_move(st, rng); }
   void apply(Move m) { game->apply(st, m); }
   void sample_chance(Rng& rng) { game->sample_chance(st, rng); }

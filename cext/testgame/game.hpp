@@ -87,6 +87,8 @@ struct Position {
   // A prize is revealed before every trick: only the last trick's plays are chance-free.
   bool chance_free() const { return game->chance_free(st); }
   void legal_moves(MoveList& out) const { game->legal_moves(st, out); }
+  // No dominance known (concept: search_moves): an exact search tries every legal move.
+  void search_moves(MoveList& out) const { legal_moves(out); }
   Move random_move(Rng& rng) const { return random_from_list(*this, rng); }
   void apply(Move m) { game->apply(st, m); }
   void sample_chance(Rng& rng) { game->sample_chance(st, rng); }

@@ -254,7 +254,7 @@ def examples(as_json):
               help="How far back from the end alpha-beta solves greedy games exactly (slow: "
                    "up to --time seconds per position).")
 @click.option("--time", "-t", "seconds", type=SECONDS, default=60.0, show_default=True, metavar="S",
-              help="--endgame: seconds per exact solve.")
+              help="--endgame: CPU seconds per exact solve (of the solving thread).")
 @click.option("--openspiel", is_flag=True,
               help="atelier's MCTS/ISMCTS against OpenSpiel's Python MCTSBot/ISMCTSBot on the adapter, "
                    "equal iterations, same positions (needs atelier[openspiel]).")
@@ -327,7 +327,7 @@ def _bench_endgame(game, players, n_games, seed, seconds, as_json):
         click.echo(strict_dumps({"format": "atelier.bench-endgame/1", **r}, indent=2))
         return
     click.echo(f"{game}, {players} players, {count(n_games, 'greedy game')} from seed {seed}, {r['cpu_count']} CPUs, "
-               f"{seconds:g} s per solve (one core), walking back {count(r['step'], 'decision')} at a time")
+               f"{seconds:g} CPU-s per solve (one core; every time below is CPU seconds), walking back {count(r['step'], 'decision')} at a time")
     for row in r["rows"]:
         if not row["tail"]:
             click.echo(f"  seed {row['seed']}: no chance-free decision after the game's last chance event: "

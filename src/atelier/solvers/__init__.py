@@ -533,6 +533,7 @@ class ExactResult(_RootChoice):
     prove: bool = False            # alpha-beta asked only win/draw/loss: the root value, and which moves keep it
     complete: bool = True          # False: stopped; the bounds are what was proven (TooLarge.partial)
     root_bounds: tuple[float, float] | None = None   # alpha-beta: the position's own value
+    cpu_seconds: float | None = None   # alpha-beta: the solving thread's CPU seconds
     line_seats: list = field(default_factory=list)   # per move of `line`: the seat that makes it, None for chance
 
     @property

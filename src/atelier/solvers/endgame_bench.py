@@ -3,7 +3,7 @@
 For each of `games` seeded two-player games played by the greedy bot, the decisions after the
 last chance event (Inventors: the Age III reveal) form the game's tail. Walking back from the
 end `step` decisions at a time, each position is solved exactly (alpha-beta, every root move's
-exact win value, one core) within `seconds`; the walk stops at the first position not solved in
+exact win value, one core) within `seconds` of CPU time; the walk stops at the first position not solved in
 time. Reported per game: the furthest position solved, its nodes and time, the same position's
 win/draw/loss proof (`prove`) time and its exact score margins' time (the full values), and
 whether the whole tail was solved.
@@ -34,13 +34,15 @@ def greedy_tail(game: str, players: int, seed: int) -> list:
 
 
 def _timed(state, seconds, prove, memory_mb, objective="win"):
+    """(solved, nodes, CPU seconds) of one solve limited to `seconds` of this thread's CPU time,
+    so that a busy machine gives the same figures."""
     try:
-        r = alphabeta(state, objective=objective, prove=prove, time=seconds, max_nodes=10**12,
+        r = alphabeta(state, objective=objective, prove=prove, cpu_time=seconds, max_nodes=10**12,
                       memory_mb=memory_mb)
-        return True, r.nodes, r.seconds
+        return True, r.nodes, r.cpu_seconds
     except TooLarge as exc:
         p = exc.partial
-        return False, exc.nodes, (p.seconds if p is not None else seconds)
+        return False, exc.nodes, (p.cpu_seconds if p is not None else seconds)
 
 
 def endgame_bench(game: str = "inventors", players: int = 2, games: int = 20, seed: int = 0,
