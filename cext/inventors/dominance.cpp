@@ -11,52 +11,106 @@
 #include "game.hpp"
 
 #include "../common/bits.hpp"
+#include "mutate.hpp"
 
 namespace atelier::inventors {
 
+using detail::token_hi;
+using detail::token_lo;
+
 namespace {
+
 inline int nib(uint64_t x, int q) { return (int)((x >> (4 * q)) & 0xF); }
+
+// What a seat's tokens can still do for it, from its levels alone.
+struct TokenUse {
+  uint64_t settled;   // bit q = 4*inventor+discipline: a raise there changes nothing, ever
+  bool backs;         // some level 0 is not settled: a back play may still matter
+  bool dead[3];       // P2..P4: every front play (N-1 -> N) would land on a settled level
+};
+
 }  // namespace
 
-// Nibble q = 4*inventor + discipline of seat p is "settled" when its level can no longer
-// matter: no card on display has more empty spaces in that discipline than the level (so the
-// inventor's forced placement is the same at any higher level; empties only shrink in Age III)
-// and the inventor's goal in it is met. Settled stays settled.
-uint64_t Game::settled(const State& s, int p) const {
-  int most[kDisciplines] = {0, 0, 0, 0};
+// The most empty spaces any card on display has, per discipline: an inventor at that level or
+// above places the same cubes there at any higher level (base placement, 5.4.1), for good, as
+// empties only shrink in Age III.
+static void most_empty(const Game& g, const State& s, int* most) {
+  for (int d = 0; d < kDisciplines; ++d) most[d] = 0;
   for (int j = 0; j < s.ndisplay; ++j) {
     const DisplayCard& c = s.display[j];
     for (int d = 0; d < kDisciplines; ++d) {
-      const int e = ed_.cards[c.card].cost[d] - c.filled[d];
+      const int e = g.card(c.card).cost[d] - c.filled[d];
       if (e > most[d]) most[d] = e;
     }
   }
-  uint64_t out = 0;
+}
+
+// A level is settled when no card has more empties in its discipline than the level and the
+// inventor's goal there is met. A dead P_N token is worth nothing held and its front play
+// could only raise settled levels: a back play is all it has left, which every token has.
+static TokenUse token_use(const State& s, int p, const int* most, uint64_t goals) {
+  TokenUse u{0, false, {true, true, true}};
   for (int q = 0; q < 4 * kInventorsPerTeam; ++q) {
     const int lv = nib(s.levels[p], q);
-    if (lv >= most[q & 3] && lv >= nib(goal_levels_[p], q)) out |= 1ULL << q;
+    if (most[q & 3] <= lv && lv >= nib(goals, q)) u.settled |= 1ULL << q;
   }
-  return out;
+  for (int q = 0; q < 4 * kInventorsPerTeam; ++q) {
+    if (u.settled >> q & 1) continue;
+    const int lv = nib(s.levels[p], q);
+    if (lv == 0) u.backs = true;
+    for (int k = P2; k <= P4; ++k)
+      if (lv <= k + 1) u.dead[k] = false;   // may reach N-1 = k+1 and then matter
+  }
+  return u;
+}
+
+// Holding token kind `weak` is never better for a seat than holding `strong` instead: a
+// smaller VP than another VP, or a dead token against any other.
+static bool token_below(const TokenUse& u, int weak, int strong) {
+  const bool vp_w = weak >= VP1 && weak <= VP3, vp_s = strong >= VP1 && strong <= VP3;
+  if (vp_w && vp_s) return weak < strong;
+  if (weak > P4 || !u.dead[weak]) return false;
+  return !(strong <= P4 && u.dead[strong]) || weak > strong;   // two dead ones: keep one
+}
+
+// A won card (3 points in Age III, one more card for the tie-break, its type for the suites)
+// is never worse than a token whose uses are gone: a VP (at most 3) or a dead token, when no
+// back play can matter for the seat.
+static bool token_below_card(const TokenUse& u, int k) {
+  return !u.backs && ((k >= VP1 && k <= VP3) || (k <= P4 && u.dead[k]));
 }
 
 void Game::search_moves(const State& s, MoveList& out) const {
   legal_moves(s, out);
-  if (s.age != 3 || s.phase != MAIN) return;
-  const int p = s.active;
-  const uint64_t done = settled(s, p);
-  const uint8_t* hand = s.hand[p];
-  // A token is dead when nothing but a back play is left for it and it is worth nothing held:
-  // P_N whose front play (level N-1 -> N) could only land on settled nibbles. Spending a dead
-  // token for a back play is at least as good as spending any other (the other stays, with its
-  // uses and its value); among VP tokens the smallest is the one to spend.
-  int spend = -1;
-  for (int k = P2; k <= P4 && spend < 0; ++k) {
-    if (!hand[k]) continue;
-    bool dead = true;
-    for (int q = 0; q < 4 * kInventorsPerTeam && dead; ++q)
-      if (nib(s.levels[p], q) <= k + 1 && !(done >> q & 1)) dead = false;  // can reach N-1 = k+1
-    if (dead) spend = k;
+  if (s.age != 3 || (s.phase != MAIN && s.phase != REWARD)) return;
+  int most[kDisciplines];
+  most_empty(*this, s, most);
+  if (s.phase == REWARD) {
+    reward_moves(s, most, out);
+    return;
   }
+  const int p = s.active;
+  const uint8_t* hand = s.hand[p];
+  const TokenUse use = token_use(s, p, most, goal_levels_[p]);
+  // A raise also waits when it changes nothing this turn (the inventor cannot work this turn,
+  // being busy with no AV in hand, or no card has more empties there than the level) and
+  // either the goal there is met or the mover is sure of another turn: at least n+1
+  // completions are left, and each turn completes at most one. Raising it at the start of a
+  // later turn, when it matters, is then as good: nobody else reads the mover's levels or
+  // hand, and the level and the token wait for it (only the mover changes them).
+  const bool next_turn = s.ndisplay - 1 >= n_ + 1;
+  uint64_t waits = use.settled;
+  for (int q = 0; q < 4 * kInventorsPerTeam; ++q) {
+    const int lv = nib(s.levels[p], q);
+    const bool can_work = !(s.busy[p] >> (q >> 2) & 1) || hand[AV];
+    if (!(can_work && most[q & 3] > lv) && (lv >= nib(goal_levels_[p], q) || next_turn))
+      waits |= 1ULL << q;
+  }
+  // Back plays spend a dead token when the mover holds one, else the smallest VP among the VPs
+  // (the token kept has every use of the one spent, and at least its value).
+  int spend = -1;
+  for (int k = P2; k <= P4 && spend < 0; ++k)
+    if (hand[k] && use.dead[k]) spend = k;
   if (spend < 0)
     for (int k = VP1; k <= VP3 && spend < 0; ++k)
       if (hand[k]) spend = k;
@@ -65,10 +119,42 @@ void Game::search_moves(const State& s, MoveList& out) const {
     const Move m = out.moves[i];
     const unsigned t = move_type(m);
     if (t == FRONT || t == BACK) {
-      const int q = 4 * (int)move_b(m) + (int)move_c(m);
-      if (done >> q & 1) continue;                           // a raise that changes nothing
+      if (waits >> (4 * move_b(m) + move_c(m)) & 1) continue;
       const int k = (int)move_a(m);
       if (t == BACK && spend >= 0 && k != spend && (spend <= P4 || (k > spend && k <= VP3))) continue;
+    }
+    out.moves[n++] = m;
+  }
+  out.size = n;
+}
+
+// Rewards (5.6): an option is left out when another one still on the card is at least as good
+// for the chooser and, if a seat chooses after it, no better for that seat either (it is left
+// to them instead; two players only, where that seat is the other side).
+void Game::reward_moves(const State& s, const int* most, MoveList& out) const {
+  const int q = s.rw_seats[s.rw_index];
+  const bool last = s.rw_index + 1 >= s.rw_count;
+  if (!last && n_ != 2) return;
+  const int next = last ? -1 : s.rw_seats[s.rw_index + 1];
+  const TokenUse mine = token_use(s, q, most, goal_levels_[q]);
+  TokenUse theirs{};
+  if (!last) theirs = token_use(s, next, most, goal_levels_[next]);
+  const bool card = s.rw_left & 1;
+  int kinds[2], nk = 0;
+  if (s.rw_left & 2) kinds[nk++] = (int)token_lo(s.rw_tokens);
+  if ((s.rw_left & 4) && !(nk && kinds[0] == (int)token_hi(s.rw_tokens))) kinds[nk++] = (int)token_hi(s.rw_tokens);
+  auto below = [&](int weak, int strong) {   // strong < 0: the card
+    if (strong < 0) return token_below_card(mine, weak) && (last || token_below_card(theirs, weak));
+    return token_below(mine, weak, strong) && (last || token_below(theirs, weak, strong));
+  };
+  int n = 0;
+  for (int i = 0; i < out.size; ++i) {
+    const Move m = out.moves[i];
+    if (move_type(m) == TOKEN) {
+      const int k = (int)move_a(m);
+      bool drop = card && below(k, -1);
+      for (int j = 0; j < nk && !drop; ++j) drop = kinds[j] != k && below(k, kinds[j]);
+      if (drop) continue;
     }
     out.moves[n++] = m;
   }

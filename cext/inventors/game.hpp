@@ -39,8 +39,6 @@ class Game {
   Move random_move(const State& s, Rng& rng) const;
   // legal_moves less the moves a two-sided exact search may skip (dominance.cpp).
   void search_moves(const State& s, MoveList& out) const;
-  // Bit 4*inventor+discipline: seat p's levels that can no longer matter (Age III).
-  uint64_t settled(const State& s, int p) const;
   bool is_legal(const State& s, Move m) const;
   void apply(State& s, Move m) const;         // precondition: is_legal(s, m)
   // The same transition leaving s.hash stale: for playouts, whose states are thrown away.
@@ -87,6 +85,7 @@ class Game {
 
   template <class Sink> void generate(const State& s, Sink& out) const;
   int plays_for(const State& s, int p) const;
+  void reward_moves(const State& s, const int* most, MoveList& out) const;  // dominance.cpp
   void seat_bounds(const State& s, int p, int r, const uint8_t* mine, int plays, int& lo, int& hi) const;
   // K: keep s.hash in step (apply) or leave it stale (apply_unkeyed).
   template <bool K> void transition(State& s, Move m) const;
