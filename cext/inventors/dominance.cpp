@@ -20,22 +20,27 @@ using detail::token_lo;
 
 namespace {
 
-inline int nib(uint64_t x, int q) { return (int)((x >> (4 * q)) & 0xF); }
+// Levels as 16 nibbles, q = 4*inventor + discipline, every value below 8: a per-level set is
+// the nibbles' top bits, and comparisons run on all 16 at once.
+constexpr uint64_t kTop = 0x8888888888888888ULL;
+constexpr uint64_t kOnes = 0x1111111111111111ULL;
+inline uint64_t nibbles_ge(uint64_t a, uint64_t b) { return ((a | kTop) - b) & kTop; }
+inline bool has(uint64_t set, int q) { return set >> (4 * q + 3) & 1; }
 
 // What a seat's tokens can still do for it, from its levels alone.
 struct TokenUse {
-  uint64_t settled;   // bit q = 4*inventor+discipline: a raise there changes nothing, ever
+  uint64_t settled;   // a raise there changes nothing, ever
   bool backs;         // some level 0 is not settled: a back play may still matter
   bool dead[3];       // P2..P4: every front play (N-1 -> N) would land on a settled level
 };
 
 }  // namespace
 
-// The most empty spaces any card on display has, per discipline: an inventor at that level or
-// above places the same cubes there at any higher level (base placement, 5.4.1), for good, as
-// empties only shrink in Age III.
-static void most_empty(const Game& g, const State& s, int* most) {
-  for (int d = 0; d < kDisciplines; ++d) most[d] = 0;
+// The most empty spaces any card on display has, per discipline, repeated for each inventor:
+// an inventor at that level or above places the same cubes there at any higher level (base
+// placement, 5.4.1), for good, as empties only shrink in Age III.
+static uint64_t most_empty(const Game& g, const State& s) {
+  int most[kDisciplines] = {0, 0, 0, 0};
   for (int j = 0; j < s.ndisplay; ++j) {
     const DisplayCard& c = s.display[j];
     for (int d = 0; d < kDisciplines; ++d) {
@@ -43,24 +48,20 @@ static void most_empty(const Game& g, const State& s, int* most) {
       if (e > most[d]) most[d] = e;
     }
   }
+  const uint64_t one = (uint64_t)(most[0] | most[1] << 4 | most[2] << 8 | most[3] << 12);
+  return one * 0x0001000100010001ULL;
 }
 
 // A level is settled when no card has more empties in its discipline than the level and the
 // inventor's goal there is met. A dead P_N token is worth nothing held and its front play
 // could only raise settled levels: a back play is all it has left, which every token has.
-static TokenUse token_use(const State& s, int p, const int* most, uint64_t goals) {
-  TokenUse u{0, false, {true, true, true}};
-  for (int q = 0; q < 4 * kInventorsPerTeam; ++q) {
-    const int lv = nib(s.levels[p], q);
-    if (most[q & 3] <= lv && lv >= nib(goals, q)) u.settled |= 1ULL << q;
-  }
-  for (int q = 0; q < 4 * kInventorsPerTeam; ++q) {
-    if (u.settled >> q & 1) continue;
-    const int lv = nib(s.levels[p], q);
-    if (lv == 0) u.backs = true;
-    for (int k = P2; k <= P4; ++k)
-      if (lv <= k + 1) u.dead[k] = false;   // may reach N-1 = k+1 and then matter
-  }
+static TokenUse token_use(uint64_t levels, uint64_t most, uint64_t goals) {
+  TokenUse u;
+  u.settled = nibbles_ge(levels, most) & nibbles_ge(levels, goals);
+  const uint64_t open = kTop & ~u.settled;
+  u.backs = (nibbles_ge(0, levels) & open) != 0;
+  for (int k = P2; k <= P4; ++k)   // a level <= N-1 = k+1 may reach N-1 and then matter
+    u.dead[k] = (nibbles_ge((uint64_t)(k + 1) * kOnes, levels) & open) == 0;
   return u;
 }
 
@@ -83,29 +84,29 @@ static bool token_below_card(const TokenUse& u, int k) {
 void Game::search_moves(const State& s, MoveList& out) const {
   legal_moves(s, out);
   if (s.age != 3 || (s.phase != MAIN && s.phase != REWARD)) return;
-  int most[kDisciplines];
-  most_empty(*this, s, most);
+  const uint64_t most = most_empty(*this, s);
   if (s.phase == REWARD) {
     reward_moves(s, most, out);
     return;
   }
   const int p = s.active;
   const uint8_t* hand = s.hand[p];
-  const TokenUse use = token_use(s, p, most, goal_levels_[p]);
+  const uint64_t lv = s.levels[p];
+  const TokenUse use = token_use(lv, most, goal_levels_[p]);
   // A raise also waits when it changes nothing this turn (the inventor cannot work this turn,
   // being busy with no AV in hand, or no card has more empties there than the level) and
   // either the goal there is met or the mover is sure of another turn: at least n+1
   // completions are left, and each turn completes at most one. Raising it at the start of a
   // later turn, when it matters, is then as good: nobody else reads the mover's levels or
   // hand, and the level and the token wait for it (only the mover changes them).
+  uint64_t can_work = ~0ULL;
+  if (!hand[AV])
+    for (int i = 0; i < kInventorsPerTeam; ++i)
+      if (s.busy[p] >> i & 1) can_work &= ~(0xFFFFULL << (16 * i));
+  const uint64_t now = can_work & ~nibbles_ge(lv, most) & kTop;
   const bool next_turn = s.ndisplay - 1 >= n_ + 1;
-  uint64_t waits = use.settled;
-  for (int q = 0; q < 4 * kInventorsPerTeam; ++q) {
-    const int lv = nib(s.levels[p], q);
-    const bool can_work = !(s.busy[p] >> (q >> 2) & 1) || hand[AV];
-    if (!(can_work && most[q & 3] > lv) && (lv >= nib(goal_levels_[p], q) || next_turn))
-      waits |= 1ULL << q;
-  }
+  const uint64_t later = next_turn ? kTop : nibbles_ge(lv, goal_levels_[p]);
+  const uint64_t waits = use.settled | (~now & later & kTop);
   // Back plays spend a dead token when the mover holds one, else the smallest VP among the VPs
   // (the token kept has every use of the one spent, and at least its value).
   int spend = -1;
@@ -119,7 +120,7 @@ void Game::search_moves(const State& s, MoveList& out) const {
     const Move m = out.moves[i];
     const unsigned t = move_type(m);
     if (t == FRONT || t == BACK) {
-      if (waits >> (4 * move_b(m) + move_c(m)) & 1) continue;
+      if (has(waits, 4 * (int)move_b(m) + (int)move_c(m))) continue;
       const int k = (int)move_a(m);
       if (t == BACK && spend >= 0 && k != spend && (spend <= P4 || (k > spend && k <= VP3))) continue;
     }
@@ -131,14 +132,14 @@ void Game::search_moves(const State& s, MoveList& out) const {
 // Rewards (5.6): an option is left out when another one still on the card is at least as good
 // for the chooser and, if a seat chooses after it, no better for that seat either (it is left
 // to them instead; two players only, where that seat is the other side).
-void Game::reward_moves(const State& s, const int* most, MoveList& out) const {
+void Game::reward_moves(const State& s, uint64_t most, MoveList& out) const {
   const int q = s.rw_seats[s.rw_index];
   const bool last = s.rw_index + 1 >= s.rw_count;
   if (!last && n_ != 2) return;
   const int next = last ? -1 : s.rw_seats[s.rw_index + 1];
-  const TokenUse mine = token_use(s, q, most, goal_levels_[q]);
+  const TokenUse mine = token_use(s.levels[q], most, goal_levels_[q]);
   TokenUse theirs{};
-  if (!last) theirs = token_use(s, next, most, goal_levels_[next]);
+  if (!last) theirs = token_use(s.levels[next], most, goal_levels_[next]);
   const bool card = s.rw_left & 1;
   int kinds[2], nk = 0;
   if (s.rw_left & 2) kinds[nk++] = (int)token_lo(s.rw_tokens);

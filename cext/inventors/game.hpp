@@ -85,7 +85,7 @@ class Game {
 
   template <class Sink> void generate(const State& s, Sink& out) const;
   int plays_for(const State& s, int p) const;
-  void reward_moves(const State& s, const int* most, MoveList& out) const;  // dominance.cpp
+  void reward_moves(const State& s, uint64_t most, MoveList& out) const;  // dominance.cpp
   void seat_bounds(const State& s, int p, int r, const uint8_t* mine, int plays, int& lo, int& hi) const;
   // K: keep s.hash in step (apply) or leave it stale (apply_unkeyed).
   template <bool K> void transition(State& s, Move m) const;

@@ -62,6 +62,19 @@ static int suite_score(const int* c6, int stars) {
   return result;
 }
 
+// Suite scores with stars, cached: a bound or a search asks for the same few won sets again
+// and again (they change only when a card is taken), and the DP with stars is the costly part.
+static int suite_cached(const int* c6, int stars) {
+  static thread_local uint64_t key[1024];
+  static thread_local int val[1024];
+  uint64_t k = 1 + (uint64_t)stars;
+  for (int v = 0; v < kTypes; ++v) k = (k << 5) | (uint64_t)c6[v];
+  const int slot = (int)((k * 0x9E3779B97F4A7C15ull) >> 54);
+  if (key[slot] == k) return val[slot];
+  key[slot] = k;
+  return val[slot] = suite_score(c6, stars);
+}
+
 ScoreDetail Game::score(const State& s, int seat) const {
   ScoreDetail r{};
   int types[kTypes] = {0};
@@ -78,7 +91,7 @@ ScoreDetail Game::score(const State& s, int seat) const {
     for (int d = 0; d < kDisciplines; ++d) met &= s.level(seat, i, d) >= ed_.inventors[teams_[seat]][i].goal[d];
     if (met) r.goals += goal_vp_[seat][i];
   }
-  r.suites = suite_score(types, h[ST]);
+  r.suites = h[ST] ? suite_cached(types, h[ST]) : suite_score(types, 0);
   r.total = r.cards + r.vp_tokens + r.goals + r.suites;
   return r;
 }
@@ -87,18 +100,6 @@ void Game::scores(const State& s, int* out) const {
   for (int p = 0; p < n_; ++p) out[p] = score(s, p).total;
 }
 
-// Suite scores with extra stars, cached: a bound asks for the same few won sets again and
-// again (they change only when a card is taken), and the DP with stars is the costly part.
-static int suite_cached(const int* c6, int stars) {
-  static thread_local uint64_t key[1024];
-  static thread_local int val[1024];
-  uint64_t k = 1 + (uint64_t)stars;
-  for (int v = 0; v < kTypes; ++v) k = (k << 5) | (uint64_t)c6[v];
-  const int slot = (int)((k * 0x9E3779B97F4A7C15ull) >> 54);
-  if (key[slot] == k) return val[slot];
-  key[slot] = k;
-  return val[slot] = suite_score(c6, stars);
-}
 
 // Score bounds (concept: score_bounds). Every part of a score but held VP and ST tokens only
 // grows, and those leave a hand only when their owner plays them: the current total is a
@@ -117,10 +118,12 @@ using detail::token_lo;
 
 namespace {
 struct StepNeed { int any, p[3]; };   // back steps (0 -> 1) and front steps to 2, 3, 4
-struct SeatKey {
+struct SeatKey {   // six words: compared and hashed a word at a time
   uint64_t serial, levels, won;
   uint8_t hand[kTokenKinds], mine[kTokenKinds], r, seat, terminal, plays;
+  uint8_t pad[24 - 2 * kTokenKinds - 4];
 };
+static_assert(sizeof(SeatKey) == 48, "SeatKey: six words");
 struct SeatBound {
   SeatKey key;
   int lo, hi;
@@ -171,10 +174,11 @@ void Game::score_bounds(const State& s, int* lo, int* hi) const {
     key.terminal = s.phase == TERMINAL;
     key.plays = (uint8_t)plays_for(s, p);
     static thread_local SeatBound cache[4096];
-    uint64_t h = key.serial * 0x9E3779B97F4A7C15ull;
-    for (const uint8_t* b = (const uint8_t*)&key + 8; b < (const uint8_t*)(&key + 1); ++b)
-      h = (h ^ *b) * 0x100000001B3ull;
-    SeatBound& e = cache[h >> 52];
+    uint64_t w[6];
+    std::memcpy(w, &key, sizeof w);
+    uint64_t h = 0;
+    for (int x = 0; x < 6; ++x) h = (h ^ w[x]) * 0x9E3779B97F4A7C15ull;
+    SeatBound& e = cache[(h ^ (h >> 29)) >> 52];
     if (!e.used || std::memcmp(&e.key, &key, sizeof key) != 0) {
       e.key = key;
       e.used = true;
