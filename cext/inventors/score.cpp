@@ -190,13 +190,20 @@ void Game::score_bounds(const State& s, int* lo, int* hi) const {
 }
 
 // When seat p can still play tokens (5.2: on its own turns, before the main action):
-// 2 now (p is to move in MAIN), 1 on a later turn, 0 never (the reward of the game's last
-// completion is being chosen: the game ends with it).
+// 2 surely (p is to move in MAIN, or every turn before p's next one completes at most one
+// card and fewer turns come first than completions are left), 1 perhaps, 0 never (the reward
+// of the game's last completion is being chosen: the game ends with it).
 int Game::plays_for(const State& s, int p) const {
   if (s.phase == TERMINAL) return 0;
   if (s.phase == MAIN && s.active == p) return 2;
-  if (s.phase == REWARD && s.age == 3 && s.ndisplay == 1) return 0;
-  return 1;
+  const int left = s.ndisplay - 1;   // completions after the current one (REWARD) or to come
+  if (s.phase == REWARD && s.age == 3 && left == 0) return 0;
+  if (s.age != 3 || s.phase == CHANCE_REVEAL) return 1;
+  // The turns of other seats before p's: from the active seat (MAIN) or from the seat after
+  // the one completing now (REWARD; it holds the statuette, 5.7.1).
+  const int first = s.phase == MAIN ? s.active : (s.statuette + 1) % n_;
+  const int turns = (p - first + n_) % n_;
+  return left > turns ? 2 : 1;
 }
 
 // The most goal VP seat p can have with `plain` tokens worth nothing held, P2..P4 supplies
@@ -222,8 +229,9 @@ static int best_goals(const StepNeed* need, const int* goal_vp, const int* suppl
 }
 
 // One seat's bounds: see score_bounds. Reads s only for seat p's own fields (the cache key).
-// `plays`: plays_for(s, p). A seat to move may play its tokens now, before anything else
-// happens: the goals those reach (paying for spent VP tokens) are kept, so they raise lo.
+// `plays`: plays_for(s, p). A seat sure to play again may play its tokens then: nobody else
+// changes its levels or hand meanwhile, so the goals those reach (paying for spent VP
+// tokens) are kept, and raise lo.
 void Game::seat_bounds(const State& s, int p, int r, const uint8_t* mine, int plays, int& lo,
                        int& hi) const {
   const ScoreDetail d = score(s, p);
@@ -253,7 +261,7 @@ void Game::seat_bounds(const State& s, int p, int r, const uint8_t* mine, int pl
         if (l <= n - 1 && g >= n) ++need[i].p[n - 2];
     }
   }
-  if (plays == 2) {   // lo: plays now with the tokens worth nothing held (ST kept: a star)
+  if (plays == 2) {   // lo: those plays, with the tokens worth nothing held (ST kept: a star)
     const int supply[3] = {h[P2], h[P3], h[P4]};
     const int now = best_goals(need, goal_vp_[p], supply, plain - h[ST], vp_cost, nvp);
     if (now > d.goals) lo = d.total - d.goals + now;
