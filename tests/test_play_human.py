@@ -74,6 +74,13 @@ def _prompts(text):
     return text.count("your move (number, notation")
 
 
+def _default_sigint():
+    """In the child before exec: SIGINT delivered and handled by default, whatever the test
+    process inherited or set (an ignored or blocked SIGINT passes through exec)."""
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT])
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_saves_the_record(tmp_path):
     """A real SIGINT while the game waits for the human: the record is saved with its moves."""
     out = tmp_path / "c.json"
@@ -83,7 +90,7 @@ def test_ctrl_c_saves_the_record(tmp_path):
                                                        os.environ.get("PYTHONPATH", "")]))
     p = subprocess.Popen([sys.executable, "-m", "atelier", "play", "--human", "0", "--bots", "greedy", "--seed", "4",
                           "--out", str(out)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True, env=env)
+                         text=True, env=env, preexec_fn=_default_sigint)
     p.stdin.write("1\n1\n")
     p.stdin.flush()
     played = 0
@@ -102,7 +109,11 @@ def test_ctrl_c_saves_the_record(tmp_path):
     # Wait with stdin still open: communicate() would close it at once, and an end of input
     # that reaches the prompt before the signal is handled quits the game normally (seen on a
     # loaded machine).
-    p.wait(timeout=60)
+    try:
+        p.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.wait()
     for t in readers:
         t.join(timeout=10)
     rest, err = "".join(chunks["out"]), "".join(chunks["err"])
