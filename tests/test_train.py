@@ -227,3 +227,26 @@ def test_runs_from_before_determinized_resume(tmp_path):
     with open(path, "w") as f:
         json.dump(state, f)
     assert train.run(tiny(seed=4), out)["generations"][0]["generation"] == 0
+
+
+def test_self_play_stopped_midway_resumes_from_its_saved_parts(tmp_path, monkeypatch):
+    """Self-play is saved every SELFPLAY_PART games: a run stopped inside a generation's
+    self-play plays only the games not saved yet, and ends with the same files."""
+    monkeypatch.setattr(train, "SELFPLAY_PART", 2)
+    whole, parts = str(tmp_path / "whole"), str(tmp_path / "parts")
+    train.run(tiny(seed=3, games=6), whole)
+
+    def stop(stage, done, total):
+        if "self-play" in stage and done == 3:
+            raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt):
+        train.run(tiny(seed=3, games=6), parts, progress=stop)
+    saved = sorted(os.listdir(os.path.join(parts, "gen-0", "self-play")))
+    assert saved == ["part-000000.npz"]
+    played = []
+    real = train.selfplay_game
+    monkeypatch.setattr(train, "selfplay_game", lambda *a: played.append(a[6]) or real(*a))
+    train.run(tiny(seed=3, games=6), parts)
+    assert played == [2, 3, 4, 5]
+    assert not os.path.exists(os.path.join(parts, "gen-0", "self-play"))   # data.npz holds them
+    same_files(whole, parts, 1)

@@ -20,8 +20,9 @@ candidate that merely breaks even in a short match is not admitted).
 
 Everything derives from the seed: every game's start, chance draws and search seeds, the split,
 the initial weights and the minibatch order. The run directory holds per generation the data
-(`gen-G/data.npz`), the candidate (`gen-G/model.npz`), the match (`gen-G/match.json`) and, after
-each step, `state.json`; running the same command again resumes at the first missing file and
+(`gen-G/data.npz`, written part by part to `gen-G/self-play/` as the games finish), the
+candidate (`gen-G/model.npz`), the match (`gen-G/match.json`) and, after each step,
+`state.json`; running the same command again resumes at the first missing file (or part) and
 ends with the same files as an uninterrupted run. `model.npz` is the best model (its provenance
 is the model card's source).
 """
@@ -243,25 +244,47 @@ def process_runner(workers: int):
     return run
 
 
-def generate(s: Settings, gen: int, best, progress=None, runner=None):
+SELFPLAY_PART = 50   # games per checkpoint file of a generation's self-play
+
+
+def generate(s: Settings, gen: int, best, progress=None, runner=None, parts=None):
     """Generation `gen`'s self-play data: dict of arrays x, win, score, game (the game index of
     each row). `runner(indices, args, progress)` plays them elsewhere (Ray, local processes),
-    the same rows."""
+    the same rows. `parts`: a directory where every SELFPLAY_PART games are saved as they
+    finish (part-<first game>.npz); parts already there are read, not played again, so a
+    stopped generation resumes where it stopped, with the same rows (each game depends on
+    its index only)."""
     greedy = gen == 0 and s.gen0 == "greedy"
     spec = "greedy" if greedy else s.searcher(best is not None)
     games = s.games_of(gen)
     args = (s.game, s.players, spec, best, s.seed, gen, s.positions, s.epsilon if greedy else 0.0, s.determinized)
-    if runner is not None:
-        got = runner(list(range(games)), args, progress)
-    else:
-        got = []
-        for i in range(games):
-            got.append(selfplay_game(*args[:6], i, *args[6:]))
-            if progress is not None:
-                progress(i + 1, games)
-    return {"x": np.concatenate([g[0] for g in got]), "win": np.concatenate([g[1] for g in got]),
-            "score": np.concatenate([g[2] for g in got]),
-            "game": np.concatenate([np.full(len(g[0]), i, dtype=np.int32) for i, g in enumerate(got)])}
+    out = []
+    for first in range(0, games, SELFPLAY_PART):
+        indices = list(range(first, min(games, first + SELFPLAY_PART)))
+        path = os.path.join(parts, f"part-{first:06d}.npz") if parts is not None else None
+        if path is not None and os.path.exists(path):
+            with np.load(path) as z:
+                out.append({k: z[k] for k in z.files})
+        else:
+            def step(done, _total, base=first):
+                if progress is not None:
+                    progress(base + done, games)
+            if runner is not None:
+                got = runner(indices, args, step)
+            else:
+                got = []
+                for k, i in enumerate(indices):
+                    got.append(selfplay_game(*args[:6], i, *args[6:]))
+                    step(k + 1, len(indices))
+            part = {"x": np.concatenate([g[0] for g in got]), "win": np.concatenate([g[1] for g in got]),
+                    "score": np.concatenate([g[2] for g in got]),
+                    "game": np.concatenate([np.full(len(g[0]), i, dtype=np.int32) for i, g in zip(indices, got)])}
+            if path is not None:
+                _save_data(path, part)
+            out.append(part)
+        if progress is not None:
+            progress(indices[-1] + 1, games)
+    return {k: np.concatenate([p[k] for p in out]) for k in ("x", "win", "score", "game")}
 
 
 # ---- the network ----------------------------------------------------------------------------
@@ -516,8 +539,13 @@ def run(s: Settings, out: str, progress=None, runner=None) -> dict:
         t0 = _cpu_seconds()
         data_path = os.path.join(gdir, "data.npz")
         if not os.path.exists(data_path):
-            data = generate(s, gen, best, lambda d, t, g=gen: say(f"gen {gen}: self-play", d, t), runner)
+            parts = os.path.join(gdir, "self-play")
+            os.makedirs(parts, exist_ok=True)
+            data = generate(s, gen, best, lambda d, t, g=gen: say(f"gen {gen}: self-play", d, t), runner, parts)
             _save_data(data_path, data)
+            for name in os.listdir(parts):   # data.npz holds them all now
+                os.remove(os.path.join(parts, name))
+            os.rmdir(parts)
         seconds = _cpu_seconds() - t0
         # The training set: this generation's rows and those of the generations before it in the
         # window, games renumbered so the validation split keeps whole games apart.
