@@ -213,9 +213,19 @@ def run_review(a):
             "wall_s": round(time.time() - t0, 1)}
 
 
+def _leaves(out):
+    """What valued the review's leaves: the rollout asked for, except that "model" without a model
+    file and without a bundled model for the ruleset falls back to random playouts (and says so)."""
+    from atelier import model as model_file
+
+    if out["rollout"] == "model" and not out["model"] and model_file.bundled(out["game"], out["players"]) is None:
+        return "random-playout leaves: no model ships for this ruleset"
+    return f"{out['rollout']} leaves"
+
+
 def print_review(out):
     print(f"{out['game']} {out['players']}p, one random seat among {out['bot']}, reviewed at {out['iterations']} "
-          f"iterations ({out['rollout']} leaves): random seat judged worst (highest loss and lowest accuracy) in "
+          f"iterations ({_leaves(out)}): random seat judged worst (highest loss and lowest accuracy) in "
           f"{out['random_judged_worst']} of {out['games']}; average loss {100 * out['random_loss']:.1f}% vs "
           f"{100 * out['others_loss']:.1f}%, accuracy {out['random_accuracy']:.1f} vs {out['others_accuracy']:.1f}"
           f" ({out['wall_s']} s wall)")
