@@ -9,14 +9,11 @@
 // and at least the same held tokens. Two-sided only (alpha-beta): with more independent seats
 // a dropped tie could change what the others get. Proven by tests against the full move list.
 #include "game.hpp"
-
-#include "../common/bits.hpp"
 #include "mutate.hpp"
 
 namespace atelier::inventors {
 
-using detail::token_hi;
-using detail::token_lo;
+using detail::reward_kinds;
 
 namespace {
 
@@ -141,9 +138,8 @@ void Game::reward_moves(const State& s, uint64_t most, MoveList& out) const {
   TokenUse theirs{};
   if (!last) theirs = token_use(s.levels[next], most, goal_levels_[next]);
   const bool card = s.rw_left & 1;
-  int kinds[2], nk = 0;
-  if (s.rw_left & 2) kinds[nk++] = (int)token_lo(s.rw_tokens);
-  if ((s.rw_left & 4) && !(nk && kinds[0] == (int)token_hi(s.rw_tokens))) kinds[nk++] = (int)token_hi(s.rw_tokens);
+  int kinds[2];
+  const int nk = reward_kinds(s, kinds);
   auto below = [&](int weak, int strong) {   // strong < 0: the card
     if (strong < 0) return token_below_card(mine, weak) && (last || token_below_card(theirs, weak));
     return token_below(mine, weak, strong) && (last || token_below(theirs, weak, strong));

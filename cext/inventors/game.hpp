@@ -23,7 +23,6 @@ class Game {
   Game(const Edition& edition, int n_players, const uint8_t* teams);
 
   const Edition& edition() const { return ed_; }
-  uint64_t serial() const { return serial_; }   // common/serial.hpp: keys the bound cache
   int num_players() const { return n_; }
   int team(int seat) const { return teams_[seat]; }
   int k() const { return n_ + 3; }  // cards revealed per age (spec 1.6)
@@ -80,8 +79,8 @@ class Game {
   uint64_t start_levels_[kMaxPlayers];   // packed like State::levels
   uint64_t goal_levels_[kMaxPlayers];
   int goal_vp_[kMaxPlayers][kInventorsPerTeam];
-  uint32_t cost32_[kCards];
-  uint64_t serial_;  // card costs, one discipline per byte (SWAR move generation)
+  uint32_t cost32_[kCards];  // card costs, one discipline per byte (SWAR move generation)
+  uint64_t serial_;          // common/serial.hpp: keys the score-bound cache
 
   template <class Sink> void generate(const State& s, Sink& out) const;
   int plays_for(const State& s, int p) const;

@@ -88,6 +88,13 @@ inline int priority_order(const uint8_t* cubes, int holder, int n, int* order) {
 
 inline unsigned token_lo(uint8_t packed) { return packed & 0xF; }
 inline unsigned token_hi(uint8_t packed) { return packed >> 4; }
+// The token kinds still on the card being rewarded (5.6), each once: 0, 1 or 2 into kinds.
+inline int reward_kinds(const State& s, int* kinds) {
+  int n = 0;
+  if (s.rw_left & 2) kinds[n++] = (int)token_lo(s.rw_tokens);
+  if ((s.rw_left & 4) && !(n && kinds[0] == (int)token_hi(s.rw_tokens))) kinds[n++] = (int)token_hi(s.rw_tokens);
+  return n;
+}
 inline uint8_t pack_tokens(unsigned a, unsigned b) {
   return a <= b ? (uint8_t)(a | (b << 4)) : (uint8_t)(b | (a << 4));
 }

@@ -100,7 +100,6 @@ void Game::scores(const State& s, int* out) const {
   for (int p = 0; p < n_; ++p) out[p] = score(s, p).total;
 }
 
-
 // Score bounds (concept: score_bounds). Every part of a score but held VP and ST tokens only
 // grows, and those leave a hand only when their owner plays them: the current total is a
 // score each seat can keep whatever the others do. For the ceiling, each of the r completions
@@ -113,6 +112,7 @@ void Game::scores(const State& s, int* out) const {
 // tokens still to be won are the ones on the display (and on the card being rewarded): a
 // kind counts at most once per card that carries it. A held VP token played for a step loses
 // its value: steps beyond the other tokens spend the cheapest VP tokens first.
+using detail::reward_kinds;
 using detail::token_hi;
 using detail::token_lo;
 
@@ -120,8 +120,8 @@ namespace {
 struct StepNeed { int any, p[3]; };   // back steps (0 -> 1) and front steps to 2, 3, 4
 struct SeatKey {   // six words: compared and hashed a word at a time
   uint64_t serial, levels, won;
-  uint8_t hand[kTokenKinds], mine[kTokenKinds], r, seat, terminal, plays;
-  uint8_t pad[24 - 2 * kTokenKinds - 4];
+  uint8_t hand[kTokenKinds], mine[kTokenKinds], r, seat, plays;
+  uint8_t pad[24 - 2 * kTokenKinds - 3];
 };
 static_assert(sizeof(SeatKey) == 48, "SeatKey: six words");
 struct SeatBound {
@@ -155,9 +155,8 @@ void Game::score_bounds(const State& s, int* lo, int* hi) const {
       for (int i = s.rw_index; i < s.rw_count; ++i) chooses |= s.rw_seats[i] == p;
       if (chooses) {
         ++r;
-        const unsigned lo_k = token_lo(s.rw_tokens), hi_k = token_hi(s.rw_tokens);
-        if (known && (s.rw_left & 2)) ++mine[lo_k];
-        if (known && (s.rw_left & 4) && !((s.rw_left & 2) && hi_k == lo_k)) ++mine[hi_k];
+        int kinds[2];
+        for (int x = 0, nk = known ? reward_kinds(s, kinds) : 0; x < nk; ++x) ++mine[kinds[x]];
       }
     }
     // A seat's bounds read only its own levels, hand and won cards and what is still to win,
@@ -171,7 +170,6 @@ void Game::score_bounds(const State& s, int* lo, int* hi) const {
     std::memcpy(key.mine, mine, kTokenKinds);
     key.r = (uint8_t)r;
     key.seat = (uint8_t)p;
-    key.terminal = s.phase == TERMINAL;
     key.plays = (uint8_t)plays_for(s, p);
     static thread_local SeatBound cache[4096];
     uint64_t w[6];
