@@ -699,10 +699,14 @@ def fuzz_edition_names(game: str, seed: int, n: int, decisions=NAME_DECISIONS, c
             _w.simplefilter("ignore")
             ok, ed = attempt(st, what, _edition_of, game, doc)
             if not ok:
-                if cli > 0:
+                # The CLI reads a file: only a document a file can hold is its to refuse. Two
+                # lone surrogates that form a pair are written as the escapes of one valid
+                # character, which every JSON reader decodes as that character.
+                text = json.dumps(doc)
+                if cli > 0 and json.loads(text) == doc:
                     cli -= 1
                     path = Path(os.environ.get("TMPDIR", "/tmp")) / f"atelier-fuzz-names-{os.getpid()}.json"
-                    path.write_text(json.dumps(doc), encoding="utf-8")
+                    path.write_text(text, encoding="utf-8")
                     try:
                         r = runner().invoke(main, ["new", game, "--edition", str(path)])
                     finally:
