@@ -20,6 +20,8 @@ cdef enum Op:
     OP_CHANCE_FREE = 12  # 1 when no chance node can be reached
     OP_FEATURES = 13   # the value model's features from `seat`'s side into feat; returns the
                        # count, the feature version in `players`
+    OP_TREE_CHECK = 14 # the tree operations against the keyed ones, n random steps (rng; seat:
+                       # the observer who determinizes first, -1 none): steps checked, or -(step+1)
 
 
 cdef struct Call:
@@ -92,6 +94,8 @@ cdef int64_t _op(AnyPos* p, Call* a) noexcept nogil:
         return p.infoset_key(a.seat) != p.hash()
     if a.op == OP_STATS_NODE:
         return ismcts_stats_node(p, a.core)
+    if a.op == OP_TREE_CHECK:
+        return _tree_check(p, a.rng, a.n, a.seat)
     if a.op == OP_PLAYOUTS:
         for i in range(a.n):
             t = p[0]
@@ -101,6 +105,50 @@ cdef int64_t _op(AnyPos* p, Call* a) noexcept nogil:
                 a.acc[q] += r[q]
         return 0
     return -1
+
+
+cdef int64_t _tree_check(AnyPos* p, Rng* rng, int64_t n, int observer) noexcept nogil:
+    """Play one random line twice from p, keyed (apply, sample_chance, determinize) and with the
+    descent's operations (tree_apply, ...), the same draws in both: at every step the tree copy
+    must give every seat's infoset_key as tree_key, and the same seat to move and legal moves.
+    The decisions checked, or -(step + 1) at the first disagreement."""
+    cdef AnyPos k = p[0]
+    cdef AnyPos t = p[0]
+    cdef MoveList mk, mt
+    cdef uint64_t seed = rng.next()
+    cdef Rng rk = Rng(seed)
+    cdef Rng rt = Rng(seed)
+    cdef int64_t step = 0
+    cdef int q, i
+    cdef Move m
+    if observer >= 0:
+        k.determinize(observer, rk)
+        t.tree_determinize(observer, rt)
+    while True:
+        if k.current_player() != t.current_player() or k.is_terminal() != t.is_terminal():
+            return -(step + 1)
+        if k.current_player() >= 0:
+            for q in range(k.num_players()):
+                if t.tree_key(q) != k.infoset_key(q):
+                    return -(step + 1)
+        if step >= n or k.is_terminal():
+            return step
+        if k.is_chance():
+            k.sample_chance(rk)
+            t.tree_chance(rt)
+            continue
+        k.legal_moves(mk)
+        t.legal_moves(mt)
+        if mk.size != mt.size or mk.size == 0:
+            return -(step + 1)
+        for i in range(mk.size):
+            if mk.moves[i] != mt.moves[i]:
+                return -(step + 1)
+        m = mk.moves[rk.below(<uint32_t>mk.size)]
+        rt.below(<uint32_t>mt.size)
+        k.apply(m)
+        t.tree_apply(m)
+        step += 1
 
 
 cdef int64_t _dispatch(void* p, int kind, Call* a) noexcept nogil:

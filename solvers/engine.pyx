@@ -17,7 +17,7 @@ from libc.string cimport memcpy, memset
 from libc.math cimport sqrt, log, pow, ceil, tanh
 
 from positions cimport (AnyPos, InvPosition, TestPosition, LeoPosition, CraftPosition, Move, MoveList, kMaxFeatures,
-                        Rng, PosKind, POS_INVENTORS, POS_TESTGAME, POS_LEONARDO, POS_CRAFTSMEN)
+                        kMaxMoves, Rng, PosKind, POS_INVENTORS, POS_TESTGAME, POS_LEONARDO, POS_CRAFTSMEN)
 
 cdef extern from "util.hpp" namespace "atelier::search" nogil:
     double now_seconds()
@@ -166,6 +166,24 @@ def position_features(state, seat=None):
     a.feat = x
     cdef int n = <int>p.call(&a)
     return n, a.players, [x[i] for i in range(n)]
+
+
+def _check_tree_ops(state, int64_t steps, uint64_t seed=0, int observer=-1):
+    """Test hook (tests/test_solvers_ismcts_tree_ops.py): the decisions of one seeded random line
+    from `state` on which the search's descent operations (concept: tree_apply ...) agree with
+    the keyed ones, or -(step + 1) at the first step where they do not. `observer` >= 0
+    determinizes both copies for that seat first, as an ISMCTS iteration does."""
+    cdef _Pos p = _Pos.of(state)
+    if not -1 <= observer < p.players:
+        raise InputError(f"observer: expected -1..{p.players - 1}, got {observer}")
+    cdef Rng rng = Rng(seed)
+    cdef Call a
+    memset(&a, 0, sizeof(Call))
+    a.op = OP_TREE_CHECK
+    a.rng = &rng
+    a.n = steps
+    a.seat = observer
+    return p.call(&a)
 
 
 def position_info(state):

@@ -64,7 +64,7 @@ cdef int ismcts_iteration(AnyPos* root, Core* c, Rng* rng) noexcept nogil:
     meet one new information set), play out, back up along the moves taken."""
     cdef AnyPos s = root[0]
     cdef int32_t node = 0, ch, pick
-    cdef int depth = 1, i, p
+    cdef int depth = 1, i, p, navail
     cdef MoveList ml
     cdef double win[MAX_SEATS]
     cdef double reward[MAX_SEATS]
@@ -73,15 +73,17 @@ cdef int ismcts_iteration(AnyPos* root, Core* c, Rng* rng) noexcept nogil:
     cdef uint64_t* bits = c.legalbits
     cdef Move m
     cdef bint at_root = True
-    s.determinize(c.observer, rng[0])
+    # The descent's own operations (concept: tree_apply ...): a ruleset may leave its keys
+    # stale on the way; tree_key computes the one key a lookup needs.
+    s.tree_determinize(c.observer, rng[0])
     c.path[0] = 0
     while depth < MAX_DEPTH - 1 and not s.is_terminal():
         if s.is_chance():
-            s.sample_chance(rng[0])
+            s.tree_chance(rng[0])
             continue
         p = s.current_player()
         if not at_root:
-            key = seat_key(s.infoset_key(p), p)
+            key = seat_key(s.tree_key(p), p)
             node = ht_find(c, key)
             if node < 0:
                 if c.size >= c.cap:
@@ -94,25 +96,31 @@ cdef int ismcts_iteration(AnyPos* root, Core* c, Rng* rng) noexcept nogil:
                 break   # a new information set: play out from here
         at_root = False
         # The moves of this information set that are legal in this determinization are
-        # available (availability count +1); an untried legal move is expanded first.
+        # available (availability count +1), gathered in sibling order; an untried legal move
+        # (there is one exactly when fewer children than legal moves are available: children
+        # and legal moves are each distinct) is expanded first, the earliest in canonical order.
         s.legal_moves(ml)
         for i in range(ml.size):
             m = ml.moves[i]
             bits[m >> 6] |= (<uint64_t>1) << (m & 63)
+        navail = 0
         ch = c.first_child[node]
         while ch >= 0:
             m = c.move[ch]
             if bits[m >> 6] & ((<uint64_t>1) << (m & 63)):
                 c.aux[ch] += 1
                 bits[m >> 6] &= ~((<uint64_t>1) << (m & 63))
+                c.avail[navail] = ch
+                navail += 1
             ch = c.next_sib[ch]
         pick = -1
-        for i in range(ml.size):
-            m = ml.moves[i]
-            if bits[m >> 6] & ((<uint64_t>1) << (m & 63)):
-                if pick < 0:
-                    pick = i
-                bits[m >> 6] &= ~((<uint64_t>1) << (m & 63))
+        if navail < ml.size:
+            for i in range(ml.size):
+                m = ml.moves[i]
+                if bits[m >> 6] & ((<uint64_t>1) << (m & 63)):
+                    if pick < 0:
+                        pick = i
+                    bits[m >> 6] &= ~((<uint64_t>1) << (m & 63))
         if pick >= 0:
             if c.size >= c.cap:
                 c.full = 1
@@ -121,10 +129,10 @@ cdef int ismcts_iteration(AnyPos* root, Core* c, Rng* rng) noexcept nogil:
             c.aux[ch] = 1
             add_child(c, node, ch)
         else:
-            ch = ismcts_select(c, node, p, &ml)
+            ch = ismcts_select(c, navail, p)
             if ch < 0:
                 break   # no child available (no legal move): play out from here
-        s.apply(c.move[ch])
+        s.tree_apply(c.move[ch])
         c.path[depth] = ch
         depth += 1
         if pick >= 0:
@@ -145,38 +153,28 @@ cdef int32_t ismcts_stats_node(AnyPos* s, Core* c) noexcept nogil:
     return ht_find(c, seat_key(s.infoset_key(p), p))
 
 
-cdef int32_t ismcts_select(Core* c, int32_t node, int p, MoveList* ml) noexcept nogil:
-    """UCB over the children whose move is legal in this determinization (availability); the
-    first available child when no value compares (NaN), -1 only when none is available."""
-    cdef uint64_t* bits = c.legalbits
+cdef int32_t ismcts_select(Core* c, int navail, int p) noexcept nogil:
+    """UCB over the `navail` available children in c.avail (those whose move is legal in this
+    determinization, in sibling order); the first of them when no value compares (NaN), -1
+    only when none is available."""
     cdef int i
-    cdef Move m
     cdef double best = -1e300, u, q, scale = 1.0, lo = 0.0
     cdef int32_t bc = -1, ch
     cdef uint32_t n
     if c.reward == 1:
         lo = c.lo
         scale = 1.0 / (c.hi - c.lo) if c.hi > c.lo else 0.0
-    for i in range(ml.size):
-        m = ml.moves[i]
-        bits[m >> 6] |= (<uint64_t>1) << (m & 63)
-    ch = c.first_child[node]
-    while ch >= 0:
-        m = c.move[ch]
-        if bits[m >> 6] & ((<uint64_t>1) << (m & 63)):
-            if bc < 0:
-                bc = ch   # stands in when no value compares
-            n = c.visits[ch]
-            if n == 0:
-                u = 1e300
-            else:
-                q = (c.val[ch * c.np + p] / n - lo) * scale
-                u = q + c.c_explore * sqrt(log_count(c.aux[ch]) / n)
-            if u > best:
-                best = u
-                bc = ch
-        ch = c.next_sib[ch]
-    for i in range(ml.size):
-        m = ml.moves[i]
-        bits[m >> 6] &= ~((<uint64_t>1) << (m & 63))
+    for i in range(navail):
+        ch = c.avail[i]
+        if bc < 0:
+            bc = ch   # stands in when no value compares
+        n = c.visits[ch]
+        if n == 0:
+            u = 1e300
+        else:
+            q = (c.val[ch * c.np + p] / n - lo) * scale
+            u = q + c.c_explore * sqrt(log_count(c.aux[ch]) / n)
+        if u > best:
+            best = u
+            bc = ch
     return bc

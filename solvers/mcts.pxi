@@ -38,6 +38,7 @@ cdef struct Core:
     int64_t ht_mask
     uint64_t root_key    # ISMCTS: the observer's infoset_key at the root (node 0)
     uint64_t* legalbits  # 65536-bit scratch set of legal moves (ISMCTS)
+    int32_t* avail       # ISMCTS: the children available in this determinization, kMaxMoves
     # parameters
     double c_explore, pw_c, pw_alpha
     int reward           # 0 win share, 1 score margin
@@ -87,10 +88,11 @@ cdef int core_alloc(Core* c, int np, int64_t cap) noexcept nogil:
     c.keycap = cap // 4 + 16
     c.keys = <uint64_t*>malloc(sizeof(uint64_t) * c.keycap)
     c.legalbits = <uint64_t*>calloc(1024, sizeof(uint64_t))
+    c.avail = <int32_t*>malloc(sizeof(int32_t) * kMaxMoves)
     if (c.val == NULL or c.visits == NULL or c.first_child == NULL or c.next_sib == NULL
             or c.move == NULL or c.n_moves == NULL or c.n_children == NULL or c.player == NULL
             or c.kind == NULL or c.aux == NULL or c.keys == NULL
-            or c.legalbits == NULL):
+            or c.legalbits == NULL or c.avail == NULL):
         return -1
     return 0
 
@@ -100,12 +102,12 @@ cdef void core_free(Core* c) noexcept nogil:
     the owner's own cleanup never frees twice."""
     free(c.val); free(c.visits); free(c.first_child); free(c.next_sib); free(c.move)
     free(c.n_moves); free(c.n_children); free(c.player); free(c.kind); free(c.aux)
-    free(c.keys); free(c.legalbits); free(c.rs); free(c.ht_key); free(c.ht_node)
+    free(c.keys); free(c.legalbits); free(c.avail); free(c.rs); free(c.ht_key); free(c.ht_node)
     free(c.plo); free(c.phi); leaf_free(c)
     c.plo = NULL; c.phi = NULL
     c.val = NULL; c.visits = NULL; c.first_child = NULL; c.next_sib = NULL; c.move = NULL
     c.n_moves = NULL; c.n_children = NULL; c.player = NULL; c.kind = NULL; c.aux = NULL
-    c.keys = NULL; c.legalbits = NULL; c.rs = NULL; c.ht_key = NULL; c.ht_node = NULL
+    c.keys = NULL; c.legalbits = NULL; c.avail = NULL; c.rs = NULL; c.ht_key = NULL; c.ht_node = NULL
     c.cap = 0
     c.size = 0
 

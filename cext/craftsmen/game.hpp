@@ -131,6 +131,11 @@ struct Position {
   uint64_t infoset_key(int seat) const { return game->infoset_key(st, seat); }
   // A valid state always has a deal (itself meets its claims): a refusal cannot happen here.
   void determinize(int seat, Rng& rng) { game->determinize(st, seat, rng); }
+  // The information-set search's descent (concept: tree_apply ...): the keyed operations.
+  void tree_apply(Move m) { apply(m); }
+  void tree_chance(Rng& rng) { sample_chance(rng); }
+  void tree_determinize(int seat, Rng& rng) { determinize(seat, rng); }
+  uint64_t tree_key(int seat) const { return infoset_key(seat); }
 };
 
 static_assert(std::is_trivially_copyable<Position>::value, "Position must be memcpy-able");

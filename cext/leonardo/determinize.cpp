@@ -583,7 +583,7 @@ bool Game::sample_labs(State& s, int q, Rng& rng) const {
 
 // false when some hidden part has no sample that fits the records; `s` is then unchanged (the
 // caller refuses: a determinization never falls back on the truth).
-bool Game::determinize(State& s, int seat, Rng& rng) const {
+bool Game::determinize(State& s, int seat, Rng& rng, bool keyed) const {
   State t = s;   // at the end too: the deck left over is still unseen
 
   for (int q = 0; q < n_; ++q)
@@ -601,7 +601,7 @@ bool Game::determinize(State& s, int seat, Rng& rng) const {
     }
   }
   if (!sample_deck(t, s, seat, rng)) return false;
-  rekey(t);
+  if (keyed) rekey(t);
   s = t;
   return true;
 }

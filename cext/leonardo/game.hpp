@@ -84,7 +84,8 @@ class Game {
   // §3.5 (determinize.cpp): resample what `seat` cannot see. deck_hypotheses counts the §3.5.1
   // hypotheses (0: no deck fits the history; -1: more than the 4096 capacity).
   // false: no sample fits the records (s unchanged; never on a state that passed validate()).
-  bool determinize(State& s, int seat, Rng& rng) const;
+  // keyed=false leaves hash and pub stale, as apply_unkeyed does (the search's descent).
+  bool determinize(State& s, int seat, Rng& rng, bool keyed = true) const;
   int deck_hypotheses(const State& s, int seat) const;
   // §6.2 lazy draws: P(next card = c) from seat's view, p[kCards]; false if no deck fits.
   bool draw_probabilities(const State& s, int seat, double* p) const;
@@ -187,6 +188,13 @@ struct Position {
   uint64_t infoset_key(int seat) const { return game->infoset_key(st, seat); }
   // Cannot fail on a validated state (its truth is one sample that fits); the binding checks.
   void determinize(int seat, Rng& rng) { game->determinize(st, seat, rng); }
+  // The information-set search's descent (concept: tree_apply ...): the keys go stale on the
+  // way and the one key a decision asks for is computed from the contents. Keyed, a move costs
+  // two hashes of the state; the descent needs one of them, and only where it looks a node up.
+  void tree_apply(Move m) { game->apply_unkeyed(st, m); }
+  void tree_chance(Rng& rng) { game->sample_chance_unkeyed(st, rng); }
+  void tree_determinize(int seat, Rng& rng) { game->determinize(st, seat, rng, false); }
+  uint64_t tree_key(int seat) const { return game->compute_public(st) ^ game->private_key(st, seat); }
   Move greedy_move(Rng& rng) const { return game->greedy_move(st, rng); }
   // Features (concept.md): the state from `seat`'s side, feature_count() floats.
   int feature_count() const { return leonardo::feature_count(*game); }

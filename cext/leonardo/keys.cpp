@@ -7,6 +7,7 @@
 // Hand-over note: these are recomputed from scratch after each transition (a word hash over
 // the projection), not updated incrementally as Zobrist keys; correct by construction, and
 // the cost is one 512-byte hash per move.
+#include <cstddef>
 #include <cstring>
 
 #include "game.hpp"
@@ -76,7 +77,9 @@ uint64_t Game::compute_public(const State& s) const {
   v.mid_lower = 0;
   std::memset(v.look_cards, 0, sizeof v.look_cards);
   std::memset(v.bids, 0, sizeof v.bids);
-  for (int p = 0; p < kMaxPlayers; ++p) {
+  // Only the seats in play: the slots after them are not part of this Game's states, and at
+  // two players hashing them was a third of this function's bytes.
+  for (int p = 0; p < n_; ++p) {
     Player& P = v.pl[p];
     for (int k = 0; k < kKinds; ++k) P.hand[k] = (uint8_t)(P.hand[k] + lab_mat(P, 0, k) + lab_mat(P, 1, k));
     for (int l = 0; l < kLabs; ++l)
@@ -85,7 +88,10 @@ uint64_t Game::compute_public(const State& s) const {
         for (int k = 0; k < kKinds; ++k) set_lab_mat(P, l, k, 0);
       }
   }
-  return hash_bytes(reinterpret_cast<const uint8_t*>(&v) + 16, sizeof(State) - 16, 0x9B1CULL);
+  const uint8_t* b = reinterpret_cast<const uint8_t*>(&v);
+  const size_t seats = offsetof(State, pl), rest = seats + sizeof(Player) * kMaxPlayers;
+  return hash_bytes(b + seats, sizeof(Player) * (size_t)n_, 0x9B1CULL) ^
+         mix(hash_bytes(b + rest, sizeof(State) - rest, 0x9B1DULL) + 1);
 }
 
 uint64_t Game::private_key(const State& s, int seat) const {

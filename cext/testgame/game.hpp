@@ -108,6 +108,11 @@ struct Position {
   int feature_count() const { return testgame::feature_count(*game); }
   int feature_version() const { return kFeatureVersion; }
   void features(int seat, float* out) const { write_features(*game, st, seat, out); }
+  // The information-set search's descent (concept: tree_apply ...): the keyed operations.
+  void tree_apply(Move m) { apply(m); }
+  void tree_chance(Rng& rng) { sample_chance(rng); }
+  void tree_determinize(int seat, Rng& rng) { determinize(seat, rng); }
+  uint64_t tree_key(int seat) const { return infoset_key(seat); }
 };
 
 static_assert(std::is_trivially_copyable<Position>::value, "Position must be memcpy-able");
