@@ -116,58 +116,26 @@ def print_match(out):
 # calibration: the reported win % of the recommended move against the game's outcome
 # ---------------------------------------------------------------------------------------------
 
-def _calibration_game(job):
-    import atelier
-    from atelier import match
-    from atelier import model as model_file
-
-    game, players, spec, i, seed, per_game, model_path = job
-    model = model_file.load(model_path) if model_path else None
-    bot = _bot(spec, model)
-    rng = random.Random(seed * 1_000_003 + i)
-    s = match.new_state_factory(game, players)(match._mix(seed, i) & 0x7FFFFFFF)
-    claims, k = [], 0
-    while not s.is_terminal():
-        if s.is_chance():
-            s.sample_chance(match._mix(seed, i, k, 1))
-        else:
-            r = bot.search(s, match._mix(seed, i, k, 2))
-            best = r.best
-            claims.append((s.current_player, best.win[s.current_player], list(best.score)))
-            s.apply(r.best_move)
-        k += 1
-    picked = rng.sample(claims, min(per_game, len(claims)))
-    ret, sc = list(s.returns()), list(s.scores())
-    return [(w, ret[p], float(np.mean([abs(e - f) for e, f in zip(score, sc)]))) for p, w, score in picked]
-
-
 def run_calibration(a):
+    from atelier.calibration import ece, self_play_claims
     from atelier.train import calibration_error
 
-    jobs = [(a.game, a.players, a.bot, i, a.seed, a.per_game, a.model) for i in range(a.games)]
     t0 = time.time()
-    rows = [x for g in _map(a.workers, _calibration_game, jobs) for x in g]
-    pred = np.array([[w, 1 - w] for w, _, _ in rows])
-    got = np.array([[o, 1 - o] for _, o, _ in rows])
-    ece = _ece([w for w, _, _ in rows], [o for _, o, _ in rows])
+    rows = self_play_claims(a.game, a.players, a.bot, a.games, a.seed, a.per_game, a.model, a.workers)
+    claim, raw, got = (np.array([r[k] for r in rows]) for k in range(3))
     return {"game": a.game, "players": a.players, "bot": a.bot, "games": a.games, "positions": len(rows),
-            "seed": a.seed, "model": a.model, "ece": ece, "ece_both_columns": calibration_error(pred, got),
-            "mean_claim": float(pred[:, 0].mean()), "mean_outcome": float(got[:, 0].mean()),
-            "score_mae": float(np.mean([e for _, _, e in rows])), "wall_s": round(time.time() - t0, 1)}
-
-
-def _ece(pred, outcome, bins=10):
-    """Expected calibration error of the mover's claimed win share: |mean claim - mean outcome|
-    per bin of the claim (10 equal bins), weighted by the bin's share of positions."""
-    pred, outcome = np.asarray(pred), np.asarray(outcome)
-    b = np.minimum((pred * bins).astype(int), bins - 1)
-    return float(sum(abs(pred[b == k].mean() - outcome[b == k].mean()) * (b == k).mean()
-                     for k in range(bins) if (b == k).any()))
+            "seed": a.seed, "model": a.model, "ece": ece(claim, got), "ece_raw": ece(raw, got),
+            "ece_both_columns": calibration_error(np.stack([claim, 1 - claim], 1), np.stack([got, 1 - got], 1)),
+            "mean_claim": float(claim.mean()), "mean_raw_claim": float(raw.mean()),
+            "mean_outcome": float(got.mean()),
+            "score_mae": float(np.mean([r[3] for r in rows])), "wall_s": round(time.time() - t0, 1),
+            "rows": [[round(w, 6), round(r, 6), o, round(e, 4)] for w, r, o, e in rows]}
 
 
 def print_calibration(out):
     print(f"{out['game']} {out['players']}p, {out['bot']}: {out['positions']} positions of {out['games']} games: "
           f"ECE {out['ece']:.3f} (claimed {100 * out['mean_claim']:.1f}%, won {100 * out['mean_outcome']:.1f}%), "
+          f"before the model's calibration {out['ece_raw']:.3f} (claimed {100 * out['mean_raw_claim']:.1f}%), "
           f"score MAE {out['score_mae']:.2f} ({out['wall_s']} s wall)")
 
 

@@ -49,6 +49,7 @@ class Model:
     score_scale: float = 1.0
     provenance: dict = field(default_factory=dict)
     leaf_moves: int | None = None   # greedy moves a search plays before asking it; None: the default
+    calibration: object = None      # atelier.calibration.Calibration of the search's claims, or None
 
     @property
     def features(self) -> int:
@@ -81,7 +82,8 @@ class Model:
                 "features": self.features, "feature_version": self.feature_version,
                 "hidden": self.hidden, "score_scale": float(self.score_scale),
                 "provenance": self.provenance,
-                **({} if self.leaf_moves is None else {"leaf_moves": int(self.leaf_moves)})}
+                **({} if self.leaf_moves is None else {"leaf_moves": int(self.leaf_moves)}),
+                **({} if self.calibration is None else {"calibration": self.calibration.to_meta()})}
 
     def arrays(self) -> dict:
         out = {"mean": self.mean, "scale": self.scale,
@@ -146,6 +148,11 @@ def from_arrays(data: dict) -> Model:
     if leaf_moves is not None and (isinstance(leaf_moves, bool) or not isinstance(leaf_moves, int)
                                    or not 0 <= leaf_moves <= 10000):
         raise InputError("meta.leaf_moves: must be an integer 0..10000")
+    calibration = meta.get("calibration")
+    if calibration is not None:
+        from .calibration import Calibration
+
+        calibration = Calibration.from_meta(calibration)
 
     def arr(key, shape):
         if key not in data:
@@ -169,7 +176,7 @@ def from_arrays(data: dict) -> Model:
                  score=(arr("Wscore", (width, players)), arr("bscore", (players,))),
                  score_scale=float(score_scale),
                  provenance=meta.get("provenance") if isinstance(meta.get("provenance"), dict) else {},
-                 leaf_moves=leaf_moves)
+                 leaf_moves=leaf_moves, calibration=calibration)
 
 
 def bundled_name(game: str, players: int) -> str:

@@ -95,3 +95,6 @@ def print_table(r, top: int, file=None) -> None:
     if marked:
         console.print(f"{CLOSE}: its 95% win interval overlaps the best move's: not clearly worse yet "
                       f"(more iterations tell them apart)")
+    if getattr(r, "calibrated", False):
+        console.print("win %: calibrated with the model's map of what such claims went on to win "
+                      "(docs/models.md, \"Calibration\")")

@@ -86,3 +86,69 @@ def train(game, players, games, generations, iterations, positions, gen0, gen0_g
     best = state["best"]
     click.echo(f"best model: {out}/model.npz (from {best})" if best else
                "no candidate beat the model-free searcher yet: no model.npz (run more games or generations)")
+
+
+@main.command()
+@click.argument("model_path", metavar="MODEL")
+@click.option("--out", required=True, metavar="FILE", help="Where to write the calibrated model (a copy of MODEL).")
+@click.option("--games", type=Whole(1, 1_000_000), default=250, show_default=True, metavar="K",
+              help="Self-play games to fit on (a search at every decision).")
+@click.option("--iterations", "-i", type=Whole(1, 1_000_000), default=1000, show_default=True, metavar="I",
+              help="Search iterations per move: the budget the calibration is for.")
+@click.option("--per-game", type=Whole(1, 1000), default=8, show_default=True, metavar="P",
+              help="Decisions drawn per game (each one claim and its outcome).")
+@seed_option()
+@click.option("--workers", type=Whole(1, 256), default=1, show_default=True, metavar="W",
+              help="Local processes for the games (the same claims).")
+@run_guarded
+def calibrate(model_path, out, games, iterations, per_game, seed, workers):
+    """Fit the win % a model-backed search reports to what the mover goes on to win (Platt's map,
+    docs/models.md "Calibration"), on self-play games by that search; write MODEL with it.
+    MODEL is a model file, or bundled:GAME-Np for the package's own."""
+    import dataclasses
+
+    import numpy as np
+
+    from .. import calibration as cal
+    from .. import model as model_file
+    from ..games import ruleset
+
+    m = _model_named(model_path)
+    spec = ("ismcts" if ruleset(m.game).HIDDEN_INFORMATION else "mcts") + f":{iterations}"
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    console = make_console(stderr=True)
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console, disable=not sys.stderr.isatty()) as prog:
+        task = prog.add_task(f"self-play, {spec}", total=games)
+        rows = cal.self_play_claims(m.game, m.players, spec, games, seed, per_game, m, workers,
+                                    progress=lambda done, total: prog.update(task, completed=done))
+    raw = np.array([r[1] for r in rows])
+    got = np.array([r[2] for r in rows])
+    c = cal.fit(raw, got)
+    after = np.array([c.mover(p) for p in raw])
+    c.fitted = {"search": spec, "games": games, "positions": len(rows), "seed": seed, "per_game": per_game,
+                "ece_before": round(cal.ece(raw, got), 4), "ece_after": round(cal.ece(after, got), 4),
+                "mean_claim": round(float(raw.mean()), 4), "mean_outcome": round(float(got.mean()), 4)}
+    model_file.save(dataclasses.replace(m, calibration=c), out)
+    f = c.fitted
+    click.echo(f"{m.game} {m.players}p, {spec}: {len(rows)} claims of {games} games; "
+               f"a={c.a:.3f} b={c.b:+.3f}; on these claims ECE {f['ece_before']:.3f} -> {f['ece_after']:.3f} "
+               f"(claimed {f['mean_claim']:.1%}, won {f['mean_outcome']:.1%}); wrote {out}")
+
+
+def _model_named(name):
+    """A model file, or `bundled:<game>-<N>p` (as `suggest --json` names the package's model)."""
+    from .. import model as model_file
+    from ..errors import InputError, quoted
+
+    if not name.startswith("bundled:"):
+        return model_file.load(name)
+    game, _, n = name[len("bundled:"):].rpartition("-")
+    m = None
+    if game in GAMES and n[:-1].isdigit() and n.endswith("p"):
+        m = model_file.bundled(game, int(n[:-1]))
+    if m is None:
+        raise InputError(f"model {quoted(name)}: the package ships no such model "
+                         f"(bundled:GAME-Np, e.g. bundled:leonardo-2p)")
+    return m

@@ -81,6 +81,7 @@ class MoveStats:
     score_ci: float           # 95% half-width of the mover's score
     value: list[float]        # mean backed-up reward per seat (= win, or the score margin)
     proven: float | None = None   # MCTS-Solver: the mover's proven win share (1 win, 0.5 draw, 0 loss)
+    win_raw: list[float] | None = None   # the search's own means, when `win` is calibrated
 
 
 class _RootChoice:
@@ -130,6 +131,7 @@ class SearchResult(_RootChoice):
     proven: float | None = None   # the mover's proven win share at the root, when proven
     leaf_solves: tuple[int, int] = (0, 0)   # new leaves handed to alpha-beta, and proven by it
     line: list[str] = field(default_factory=list)   # principal line: best move, then most visited replies
+    calibrated: bool = False      # `win` went through the model's calibration (atelier.calibration)
 
     @property
     def iterations_per_s(self) -> float:
@@ -174,9 +176,9 @@ def _search(algorithm, state, iterations, time, threads, seed, reward, memory_mb
     players, cur, n_root = _check_decision(state)
     if leaf_moves is not None:
         leaf_moves = check_int(leaf_moves, "leaf_moves", 0, 10000)
-    rollout, net, model_name, model_leaf_moves = resolve_evaluation(state, rollout, model)
+    rollout, net, model_name, used = resolve_evaluation(state, rollout, model)
     if leaf_moves is None:   # the model's own count (measured when it was made), else the default
-        leaf_moves = DEFAULT_LEAF_MOVES if model_leaf_moves is None else model_leaf_moves
+        leaf_moves = DEFAULT_LEAF_MOVES if used is None or used.leaf_moves is None else used.leaf_moves
     solver, leaf_nodes = _check_solver(solver, leaf_nodes, algorithm, players, reward)
     viewpoint = getattr(state, "viewpoint", None)
     if viewpoint is not None and algorithm != "ismcts":
@@ -254,7 +256,21 @@ def _search(algorithm, state, iterations, time, threads, seed, reward, memory_mb
     result = _merge(algorithm, state, trees, cur, players, seconds, threads, seed, reward)
     result.line = _tree_line(trees, state, result.best_move)
     result.evaluation, result.model = rollout, model_name
+    if used is not None and used.calibration is not None:
+        _calibrate(result, used.calibration)
     return result
+
+
+def _calibrate(result, cal):
+    """Report calibrated win shares (atelier.calibration): each move's shares through the
+    model's map for the mover, the raw means kept in `win_raw`. The map is monotone, so the best
+    move and the order of the moves stay as the search left them."""
+    cur = result.player
+    for m in result.moves:
+        m.win_raw = m.win
+        m.win_ci = m.win_ci * cal.slope(m.win[cur])
+        m.win = cal.shares(m.win, cur)
+    result.calibrated = True
 
 
 LINE_MOVES, LINE_VISITS = 8, 3   # a tree's principal line: at most so long, each step this often visited
@@ -303,7 +319,7 @@ def bundled_model(game, players):
 
 
 def resolve_evaluation(state, rollout, model):
-    """(rollout used, engine.Net or None, model name, the model's leaf_moves or None) for a
+    """(rollout used, engine.Net or None, model name, the atelier.model.Model or None) for a
     search of `state`.
 
     rollout "model" with `model` None takes the bundled model of the state's ruleset and player
@@ -331,7 +347,7 @@ def resolve_evaluation(state, rollout, model):
         m, name = model_file.load(model), os.fsdecode(model)
     else:
         raise InputError(f"model: expected a Model or a file path, got {type(model).__name__}")
-    return "model", model_net(m, state), name, m.leaf_moves
+    return "model", model_net(m, state), name, m
 
 
 def model_net(m, state):
