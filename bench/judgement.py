@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import random
 import time
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
