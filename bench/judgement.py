@@ -128,7 +128,7 @@ def run_calibration(a):
             "mean_claim": float(claim.mean()), "mean_raw_claim": float(raw.mean()),
             "mean_outcome": float(got.mean()),
             "score_mae": float(np.mean([r[3] for r in rows])), "wall_s": round(time.time() - t0, 1),
-            "rows": [[round(w, 6), round(r, 6), o, round(e, 4)] for w, r, o, e in rows]}
+            "rows": [[w, r, o, e] for w, r, o, e in rows]}   # full precision: a fit from them is the CLI's
 
 
 def print_calibration(out):
