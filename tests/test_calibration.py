@@ -130,7 +130,8 @@ def test_the_search_reports_through_the_map_and_keeps_the_raw_means():
     assert r1.signature == r0.signature and r1.best_move == r0.best_move   # the same search
     p = r0.player
     for m0, m1 in zip(r0.moves, r1.moves):
-        assert m1.win_raw == m0.win and m0.win_raw is None
+        assert m0.win_raw is None
+        assert m1.win_raw == (m0.win if m0.visits else None)   # an unvisited move has no data to map
         if m0.visits:
             assert m1.win[p] == pytest.approx(c.calibration.mover(m0.win[p]))
             assert sum(m1.win) == pytest.approx(1.0)
@@ -190,3 +191,13 @@ def test_calibrate_takes_the_packages_model_by_the_name_suggest_reports(tmp_path
 @pytest.mark.parametrize("name", ["bundled:craftsmen-2p", "bundled:chess-2p", "bundled:inventors-9p", "bundled:"])
 def test_calibrate_refuses_a_bundled_model_the_package_does_not_ship(tmp_path, name):
     assert "ships no such model" in one_error_line(run("calibrate", name, "--out", tmp_path / "o.npz"))
+
+
+def test_an_unvisited_move_has_nothing_to_calibrate():
+    from atelier.match import new_state_factory
+
+    s = new_state_factory("inventors", 2)(5)
+    r = mcts(s, iterations=3, seed=1, model=_calibrated(model_file.bundled("inventors", 2)))
+    unvisited = [m for m in r.moves if m.visits == 0]
+    assert unvisited and r.calibrated
+    assert all(m.win_raw is None and m.win == [0.0, 0.0] for m in unvisited)

@@ -267,6 +267,8 @@ def _calibrate(result, cal):
     move and the order of the moves stay as the search left them."""
     cur = result.player
     for m in result.moves:
+        if m.visits == 0:
+            continue   # no data: nothing to say, calibrated or not
         m.win_raw = m.win
         m.win_ci = m.win_ci * cal.slope(m.win[cur])
         m.win = cal.shares(m.win, cur)
