@@ -36,10 +36,9 @@ def _map(workers, fn, jobs):
 
 
 def _bot(spec, model):
-    from atelier.solvers import make_bot
+    from atelier.calibration import search_bot
 
-    uses_model = spec.split(":")[0] in ("mcts", "ismcts") and not spec.endswith((":random", ":greedy"))
-    return make_bot(spec, model=model if uses_model else None)
+    return search_bot(spec, model)
 
 
 # ---------------------------------------------------------------------------------------------

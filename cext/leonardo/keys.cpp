@@ -6,7 +6,8 @@
 //
 // Hand-over note: these are recomputed from scratch after each transition (a word hash over
 // the projection), not updated incrementally as Zobrist keys; correct by construction, and
-// the cost is one 512-byte hash per move.
+// the cost is one hash of the state (the seats in play) per keyed move. Playouts skip them,
+// and the ISMCTS descent computes only the public key a node lookup needs (Position::tree_key).
 #include <cstddef>
 #include <cstring>
 

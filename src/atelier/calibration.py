@@ -125,6 +125,16 @@ def ece(claims, outcomes, bins: int = 10) -> float:
 # The claims of self-play games: what a fit (and bench/judgement.py calibration) is made from
 # ---------------------------------------------------------------------------------------------
 
+def search_bot(spec: str, model=None):
+    """The bot `spec` names (solvers.make_bot), handed `model` only where its search values
+    leaves with one (mcts / ismcts without `:random` or `:greedy`); make_bot refuses a model
+    the bot would not use."""
+    from .solvers import make_bot
+
+    uses_model = spec.split(":")[0] in ("mcts", "ismcts") and not spec.endswith((":random", ":greedy"))
+    return make_bot(spec, model=model if uses_model else None)
+
+
 def game_claims(job) -> list:
     """One self-play game by `bot`, every decision searched: `per_game` of its decisions drawn at
     random, each as (the mover's claimed share as reported, the same before any calibration, the
@@ -133,13 +143,11 @@ def game_claims(job) -> list:
     on its index and the seed only."""
     from . import match
     from . import model as model_file
-    from .solvers import make_bot
 
     game, players, spec, i, seed, per_game, model = job
     if isinstance(model, str):
         model = model_file.load(model)
-    uses_model = spec.split(":")[0] in ("mcts", "ismcts") and not spec.endswith((":random", ":greedy"))
-    bot = make_bot(spec, model=model if uses_model else None)
+    bot = search_bot(spec, model)
     rng = random.Random(seed * 1_000_003 + i)
     s = match.new_state_factory(game, players)(match._mix(seed, i) & 0x7FFFFFFF)
     seen, k = [], 0
