@@ -1,10 +1,12 @@
 """The information-set search's own cost in instructions (issue 24: ISMCTS iterations per
 CPU-second at least 0.85 of the random-playout rate from the same position). callgrind counts
-three runs of one process from the bench's ISMCTS position (`atelier bench`, the `ismcts` row):
-nothing, N full-game random playouts, N ISMCTS iterations with random playouts; the first is
-subtracted from the others (the interpreter's start and the imports), which leaves instructions
-per playout and per iteration, and their ratio is what the bench's CPU-time ratio estimates,
-free of the machine's load. Needs valgrind.
+runs of one process from the bench's ISMCTS position (`atelier bench`, the `ismcts` row): N and
+2N full-game random playouts, N and 2N ISMCTS iterations with random playouts. The difference of
+each pair is N playouts or N iterations with every one-time cost gone (the interpreter's start,
+the imports, the code dataclasses compile when a module is first used, the search's first
+allocation). The iterations left are the later N, in a tree twice as big, so the figure errs
+against the search, not for it. Their ratio is what the bench's CPU-time ratio estimates, free of
+the machine's load. Needs valgrind.
 
     PYTHONPATH=src python bench/callgrind_ismcts.py [--game leonardo] [--players 2] [--n 5000]
 """
@@ -52,9 +54,10 @@ def main() -> None:
         return
     if shutil.which("valgrind") is None:
         sys.exit("callgrind_ismcts: needs valgrind")
-    base = measure("none", a.game, a.players, a.n)
-    playout = (measure("playouts", a.game, a.players, a.n) - base) / a.n
-    iteration = (measure("ismcts", a.game, a.players, a.n) - base) / a.n
+    def per_run(mode: str) -> float:
+        return (measure(mode, a.game, a.players, 2 * a.n) - measure(mode, a.game, a.players, a.n)) / a.n
+
+    playout, iteration = per_run("playouts"), per_run("ismcts")
     print(f"{a.game} {a.players}p, {a.n} each: {playout:,.0f} instructions a playout, {iteration:,.0f} an "
           f"ISMCTS iteration; ratio {playout / iteration:.3f} (the search's own cost "
           f"{iteration - playout:,.0f} an iteration)")
