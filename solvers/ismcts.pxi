@@ -115,12 +115,17 @@ cdef int ismcts_iteration(AnyPos* root, Core* c, Rng* rng) noexcept nogil:
             ch = c.next_sib[ch]
         pick = -1
         if navail < ml.size:
+            # The bits left are the untried moves: the first of them in list order is expanded,
+            # and from it on every move's word is zeroed (a word with a later untried move is a
+            # word of that move), which leaves the bitset empty for the next decision.
             for i in range(ml.size):
                 m = ml.moves[i]
                 if bits[m >> 6] & ((<uint64_t>1) << (m & 63)):
-                    if pick < 0:
-                        pick = i
-                    bits[m >> 6] &= ~((<uint64_t>1) << (m & 63))
+                    pick = i
+                    break
+            if pick >= 0:
+                for i in range(pick, ml.size):
+                    bits[ml.moves[i] >> 6] = 0
         if pick >= 0:
             if c.size >= c.cap:
                 c.full = 1
@@ -153,6 +158,27 @@ cdef int32_t ismcts_stats_node(AnyPos* s, Core* c) noexcept nogil:
     return ht_find(c, seat_key(s.infoset_key(p), p))
 
 
+cdef int32_t ismcts_select_unscaled(Core* c, int navail, int p) noexcept nogil:
+    """ismcts_select where values need no scaling (q = (v - 0.0) * 1.0 is v, to the bit)."""
+    cdef int i
+    cdef double best = -1e300, u
+    cdef int32_t bc = -1, ch
+    cdef uint32_t n
+    for i in range(navail):
+        ch = c.avail[i]
+        if bc < 0:
+            bc = ch
+        n = c.visits[ch]
+        if n == 0:
+            u = 1e300
+        else:
+            u = c.val[ch * c.np + p] / n + c.c_explore * sqrt(log_count(c.aux[ch]) / n)
+        if u > best:
+            best = u
+            bc = ch
+    return bc
+
+
 cdef int32_t ismcts_select(Core* c, int navail, int p) noexcept nogil:
     """UCB over the `navail` available children in c.avail (those whose move is legal in this
     determinization, in sibling order); the first of them when no value compares (NaN), -1
@@ -164,6 +190,8 @@ cdef int32_t ismcts_select(Core* c, int navail, int p) noexcept nogil:
     if c.reward == 1:
         lo = c.lo
         scale = 1.0 / (c.hi - c.lo) if c.hi > c.lo else 0.0
+    else:
+        return ismcts_select_unscaled(c, navail, p)
     for i in range(navail):
         ch = c.avail[i]
         if bc < 0:

@@ -250,16 +250,37 @@ static int replay(const Game& g, const State& s, int seat, const DeckModel& d, H
 // pile's lower-tier cards).
 namespace {
 
-struct Unwinder {
-  const Edition& ed;
-  const DeckModel& d;
-  State& s;
-  int seat;          // looks of this seat are fixed; with rng, every other seat's look is free
-  Rng* rng;
+// The deck history's events indexed for the unwinding; the history alone fixes them.
+struct DeckEvents {
   int look_at[32];   // history index -> look index
   // Before event e: the cards drawn so far, and how many top positions some look has covered
   // (the positions below it still lie where the deck was built: their pile is known).
   int drawn[32], reach[32];
+};
+
+void deck_events(const State& s, DeckEvents& v) {
+  v = DeckEvents{};
+  for (int e = 0, li = 0, dr = 0, r = 0; e < s.hist_len && e < 32; ++e) {
+    v.drawn[e] = dr;
+    v.reach[e] = r;
+    if (s.hist[e] & 0x80) {
+      v.look_at[e] = li++;
+      if ((s.hist[e] & 7) > r) r = s.hist[e] & 7;
+    } else {
+      v.look_at[e] = -1;
+      ++dr;
+      if (r) --r;
+    }
+  }
+}
+
+struct Unwinder {
+  const Edition& ed;
+  const DeckModel& d;
+  const DeckEvents& v;
+  State& s;
+  int seat;          // looks of this seat are fixed; with rng, every other seat's look is free
+  Rng* rng;
   long budget = 200000;
 
   bool label_ok(int c, int i) const {   // card c at position i of the deck as built
@@ -272,17 +293,25 @@ struct Unwinder {
                   : (pool && !low_mid);
   }
 
+  // label_ok at every position, a pile at a time: the cards at a pile's positions must lie in
+  // the set label_ok admits there (a card's pool is its own tier's, so the pools' union will do).
   bool built_ok(const uint8_t* orig, int len) const {
     if (len != d.size[0] + d.size[1] + d.size[2]) return false;
-    for (int i = 0; i < len; ++i)
-      if (!label_ok(orig[i], i)) return false;
+    uint32_t pool = 0;
+    for (int t = 0; t < kLowerTiers; ++t) pool |= d.pool[t];
+    const uint32_t admit[3] = {pool & ~s.mid_lower, ed.middle_cards | (pool & s.mid_lower), ed.bottom_cards};
+    for (int l = 0, i = 0; l < 3; ++l) {
+      uint32_t held = 0;
+      for (const int end = i + d.size[l]; i < end; ++i) held |= 1u << orig[i];
+      if (held & ~admit[l]) return false;
+    }
     return true;
   }
 
   // After undoing the look of event e: the positions no earlier look reached hold their pile's cards.
   bool exposed_ok(int e, const uint8_t* deck, int m) const {
-    for (int j = reach[e]; j < m; ++j)
-      if (!label_ok(deck[j], drawn[e] + j)) return false;
+    for (int j = v.reach[e]; j < m; ++j)
+      if (!label_ok(deck[j], v.drawn[e] + j)) return false;
     return true;
   }
 
@@ -297,7 +326,7 @@ struct Unwinder {
         deck[0] = ev;
         continue;
       }
-      const int m = ev & 7, q = (ev >> 3) & 7, li = look_at[e];
+      const int m = ev & 7, q = (ev >> 3) & 7, li = v.look_at[e];
       if (len < m) return false;
       if (rng && q != seat) {  // free: every arrangement in a random order
         int perms[24];
@@ -336,22 +365,10 @@ struct Unwinder {
 
 }  // namespace
 
-static bool unwind_deck(const Game& g, State& s, int seat, Rng* rng) {
-  DeckModel d;
-  deck_model(g, s, d);
-  Unwinder u{g.edition(), d, s, seat, rng, {}, {}, {}};
-  for (int e = 0, li = 0, dr = 0, r = 0; e < s.hist_len && e < 32; ++e) {
-    u.drawn[e] = dr;
-    u.reach[e] = r;
-    if (s.hist[e] & 0x80) {
-      u.look_at[e] = li++;
-      if ((s.hist[e] & 7) > r) r = s.hist[e] & 7;
-    } else {
-      u.look_at[e] = -1;
-      ++dr;
-      if (r) --r;
-    }
-  }
+// d and v are s's deck model and deck events (a deck sample keeps them with its hypotheses).
+static bool unwind_deck(const Edition& ed, const DeckModel& d, const DeckEvents& v, State& s, int seat,
+                        Rng* rng) {
+  Unwinder u{ed, d, v, s, seat, rng};
   uint8_t deck[kCards];
   std::memcpy(deck, s.deck, s.deck_len);
   return u.back(s.hist_len - 1, deck, s.deck_len);
@@ -370,7 +387,9 @@ std::string Game::deck_record_error(const State& s) const {
   for (int t = 0; t < kLowerTiers; ++t) pool |= d.pool[t];
   if (s.mid_lower & ~pool) return "piles.middle_lower: a card that was not in the lower tiers' pool (§2.2)";
   State t = s;
-  if (!unwind_deck(*this, t, kMaxPlayers, nullptr))
+  DeckEvents v;
+  deck_events(t, v);
+  if (!unwind_deck(ed_, d, v, t, kMaxPlayers, nullptr))
     return "deck: a Council look's order is not on top of the deck (a look's cards stay in the order "
            "its looker chose until they are drawn, §3.4)";
   return "";
@@ -391,8 +410,25 @@ int Game::deck_hypotheses(const State& s, int seat) const {
 // the weights) came out the same each time — a fifth of Leonardo's ISMCTS overhead. Keyed by the
 // whole State byte for byte, so a hit is exact and a miss only recomputes; the replay reads the
 // public records and the viewpoint's own looks, never what determinize resamples (labs, bids),
-// so determinize keys it on the state it was given.
+// so determinize keys it on the state it was given. What a sample derives from the position
+// alone (deck model, history events, the deck's card set) and from one hypothesis's labels
+// (HypFill) is kept with it too: per iteration that was a third of the search's own cost.
 namespace {
+
+// What filling the piles takes from one hypothesis (§3.5.1 steps 5-6) before any draw of the
+// sampler: derived from its labels at its first pick.
+struct HypFill {
+  int pick;                           // the hypothesis these are of; -1: none yet
+  uint32_t mid_lower;                 // lower-tier cards it labels middle
+  uint8_t free[kLowerTiers][kCards];  // each tier's unlabelled pool cards, in card order
+  int nf[kLowerTiers];
+  int want[kLowerTiers];              // how many of them go to the top pile
+  uint8_t middle[kCards], bottom[kCards];  // unlabelled middle and bottom cards, in card order
+  int nm, nb;
+  int need[3];                        // unknown entries of each pile
+};
+
+constexpr int kFillSlots = 8;  // direct-mapped by hypothesis index: a handful are in play
 
 struct DeckChoice {
   const Game* game;
@@ -400,8 +436,11 @@ struct DeckChoice {
   int seat;
   State key;
   DeckModel d;
+  DeckEvents ev;
+  uint32_t deck_set;   // the cards the records put in the deck
   int n;               // hypotheses of positive weight, in replay order
   double total;
+  HypFill fill[kFillSlots];
   Hyp h[kCap];
   double w[kCap];
 };
@@ -410,13 +449,19 @@ thread_local DeckChoice g_choice{};
 
 }  // namespace
 
-static const DeckChoice& deck_choice(const Game& g, const State& s, int seat) {
+// Not inlined: inlined, every use of the choice in a caller fetched the thread-local's address
+// again (a __tls_get_addr call in a shared library), about 25 calls a determinization.
+__attribute__((noinline)) static DeckChoice& deck_choice(const Game& g, const State& s, int seat) {
   DeckChoice& c = g_choice;
   if (c.game == &g && c.serial == g.serial() && c.seat == seat &&
       std::memcmp(&c.key, &s, sizeof(State)) == 0)
     return c;
   c.game = nullptr;  // invalid until filled
   deck_model(g, s, c.d);
+  deck_events(s, c.ev);
+  c.deck_set = 0;
+  for (int i = 0; i < s.deck_len; ++i) c.deck_set |= 1u << s.deck[i];
+  for (HypFill& f : c.fill) f.pick = -1;
   Hyp* hs;
   const int n = replay(g, s, seat, c.d, hs);
   c.n = 0;
@@ -435,30 +480,53 @@ static const DeckChoice& deck_choice(const Game& g, const State& s, int seat) {
   return c;
 }
 
-// A deck for s drawn from the hypotheses of `records`: the position s was resampled from (or s).
-bool Game::sample_deck(State& s, const State& records, int seat, Rng& rng) const {
-  const DeckChoice& c = deck_choice(*this, records, seat);
+static const HypFill& hyp_fill(const Edition& ed, DeckChoice& c, int pick) {
+  HypFill& f = c.fill[pick % kFillSlots];
+  if (f.pick == pick) return f;
+  const Hyp& h = c.h[pick];
+  f.mid_lower = 0;
+  for (int x = 0; x < kCards; ++x)
+    if (h.label[x] == 1 && ed.cards[x].tier < kLowerTiers) f.mid_lower |= 1u << x;
+  for (int t = 0; t < kLowerTiers; ++t) {
+    int nf = 0, a = 0;
+    for (uint32_t w = c.d.pool[t]; w; w &= w - 1) {
+      const int x = lsb64(w);
+      if (h.label[x] == kNoLabel) f.free[t][nf++] = (uint8_t)x;
+      else if (h.label[x] == 0) ++a;
+    }
+    f.nf[t] = nf;
+    f.want[t] = c.d.quota[t] - a;
+  }
+  f.nm = f.nb = 0;
+  for (int x = 0; x < kCards; ++x) {
+    if (h.label[x] != kNoLabel) continue;
+    if ((ed.middle_cards >> x) & 1) f.middle[f.nm++] = (uint8_t)x;
+    else if ((ed.bottom_cards >> x) & 1) f.bottom[f.nb++] = (uint8_t)x;
+  }
+  f.need[0] = f.need[1] = f.need[2] = 0;
+  for (int i = 0; i < h.len; ++i)
+    if (h.entry[i] >= kLab) ++f.need[h.entry[i] - kLab];
+  f.pick = pick;
+  return f;
+}
+
+// A deck for s drawn from the hypotheses c holds: those of the position s was resampled from (its
+// deck and history are s's). On false s may be half written: determinize puts it back.
+static bool sample_deck(const Edition& ed_, DeckChoice& c, State& s, int seat, Rng& rng) {
   if (c.n <= 0 || !(c.total > 0.0)) return false;
-  const DeckModel& d = c.d;
   double r = rng.uniform() * c.total;
   int pick = 0;
   while (pick < c.n - 1 && r >= c.w[pick]) r -= c.w[pick++];
   const Hyp& h = c.h[pick];
+  const HypFill& f = hyp_fill(ed_, c, pick);
   // Fill the piles (§3.5.1 steps 5-6).
   uint8_t unk[3][kCards];
   int nu[3] = {0, 0, 0};
-  uint32_t mid_lower = 0;
-  for (int c = 0; c < kCards; ++c)
-    if (h.label[c] == 1 && ed_.cards[c].tier < kLowerTiers) mid_lower |= 1u << c;
+  uint32_t mid_lower = f.mid_lower;
   for (int t = 0; t < kLowerTiers; ++t) {
     uint8_t free[kCards];
-    int nf = 0, a = 0;
-    for (uint32_t w = d.pool[t]; w; w &= w - 1) {
-      const int c = lsb64(w);
-      if (h.label[c] == kNoLabel) free[nf++] = (uint8_t)c;
-      else if (h.label[c] == 0) ++a;
-    }
-    const int want = d.quota[t] - a;
+    const int nf = f.nf[t], want = f.want[t];
+    std::memcpy(free, f.free[t], kCards);
     for (int i = 0; i < nf; ++i) {  // uniform subset of size `want` goes to the top pile
       const int j = i + (int)rng.below((uint32_t)(nf - i));
       const uint8_t x = free[i]; free[i] = free[j]; free[j] = x;
@@ -469,40 +537,30 @@ bool Game::sample_deck(State& s, const State& records, int seat, Rng& rng) const
       }
     }
   }
-  for (int c = 0; c < kCards; ++c) {
-    if (h.label[c] != kNoLabel) continue;
-    if ((ed_.middle_cards >> c) & 1) unk[1][nu[1]++] = (uint8_t)c;
-    else if ((ed_.bottom_cards >> c) & 1) unk[2][nu[2]++] = (uint8_t)c;
-  }
+  std::memcpy(unk[1] + nu[1], f.middle, f.nm);  // distinct cards: at most kCards in all
+  nu[1] += f.nm;
+  std::memcpy(unk[2], f.bottom, f.nb);
+  nu[2] = f.nb;
   for (int l = 0; l < 3; ++l)
     for (int i = nu[l] - 1; i > 0; --i) {
       const int j = (int)rng.below((uint32_t)(i + 1));
       const uint8_t x = unk[l][i]; unk[l][i] = unk[l][j]; unk[l][j] = x;
     }
+  for (int l = 0; l < 3; ++l)
+    if (f.need[l] > nu[l]) return false;
   int used[3] = {0, 0, 0};
-  uint8_t deck[kCards];
+  uint32_t have = 0;
   for (int i = 0; i < h.len; ++i) {
     const uint8_t en = h.entry[i];
-    if (en < kLab) {
-      deck[i] = en;
-    } else {
-      const int l = en - kLab;
-      if (used[l] >= nu[l]) return false;
-      deck[i] = unk[l][used[l]++];
-    }
+    const uint8_t x = en < kLab ? en : unk[en - kLab][used[en - kLab]++];
+    s.deck[i] = x;
+    have |= 1u << x;
   }
   // The sampled deck must hold exactly the cards the public record says are in it.
-  uint32_t have = 0, want = 0;
-  for (int i = 0; i < s.deck_len; ++i) want |= 1u << s.deck[i];
-  for (int i = 0; i < h.len; ++i) have |= 1u << deck[i];
-  if (have != want) return false;
-  State t = s;
-  std::memcpy(t.deck, deck, t.deck_len);
-  t.mid_lower = mid_lower;
+  if (have != c.deck_set) return false;
+  s.mid_lower = mid_lower;
   // The other seats' looks: what each saw and the order it chose, as this sample has them.
-  if (!unwind_deck(*this, t, seat, &rng)) return false;
-  s = t;
-  return true;
+  return unwind_deck(ed_, c.d, c.ev, s, seat, &rng);
 }
 
 // §3.5.2: one hidden lab uniform over cand; two jointly over valid pairs under the snapshot.
@@ -582,27 +640,45 @@ bool Game::sample_labs(State& s, int q, Rng& rng) const {
 }
 
 // false when some hidden part has no sample that fits the records; `s` is then unchanged (the
-// caller refuses: a determinization never falls back on the truth).
+// caller refuses: a determinization never falls back on the truth). It samples in place and
+// keeps only what a sample may change to put back (seats' labs and hands, bids, deck, the
+// middle pile's record, looks): two copies of the whole state were a tenth of the search's own
+// cost in a Leonardo ISMCTS iteration.
 bool Game::determinize(State& s, int seat, Rng& rng, bool keyed) const {
-  State t = s;   // at the end too: the deck left over is still unseen
+  DeckChoice& c = deck_choice(*this, s, seat);  // the deck replay of the records as given
+  Player pl[kMaxPlayers];
+  uint8_t deck[kCards], looks[sizeof s.look_cards];
+  uint16_t bids[kMaxPlayers];
+  const uint32_t mid_lower = s.mid_lower;
+  std::memcpy(pl, s.pl, sizeof(Player) * n_);
+  std::memcpy(deck, s.deck, sizeof deck);
+  std::memcpy(looks, s.look_cards, sizeof looks);
+  std::memcpy(bids, s.bids, sizeof bids);
+  auto fail = [&] {
+    std::memcpy(s.pl, pl, sizeof(Player) * n_);
+    std::memcpy(s.deck, deck, sizeof deck);
+    std::memcpy(s.look_cards, looks, sizeof looks);
+    std::memcpy(s.bids, bids, sizeof bids);
+    s.mid_lower = mid_lower;
+    return false;
+  };
 
   for (int q = 0; q < n_; ++q)
-    if (q != seat && !sample_labs(t, q, rng)) return false;
-  if (t.phase == BID) {  // opponents' bids already entered, uniform over 0..money
+    if (q != seat && !sample_labs(s, q, rng)) return fail();
+  if (s.phase == BID) {  // opponents' bids already entered, uniform over 0..money
     int i = 0;
     for (int j = 0; j < n_; ++j) {
-      const int q = (t.leo + j) % n_;
-      if (!((t.d_seats[t.d_idx] >> q) & 1)) continue;
-      if (q != seat && i < t.idx) {
-        const int top = t.pl[q].money < kMaxBid ? t.pl[q].money : kMaxBid;
-        t.bids[q] = (uint16_t)rng.below((uint32_t)top + 1);
+      const int q = (s.leo + j) % n_;
+      if (!((s.d_seats[s.d_idx] >> q) & 1)) continue;
+      if (q != seat && i < s.idx) {
+        const int top = s.pl[q].money < kMaxBid ? s.pl[q].money : kMaxBid;
+        s.bids[q] = (uint16_t)rng.below((uint32_t)top + 1);
       }
       ++i;
     }
   }
-  if (!sample_deck(t, s, seat, rng)) return false;
-  if (keyed) rekey(t);
-  s = t;
+  if (!sample_deck(ed_, c, s, seat, rng)) return fail();
+  if (keyed) rekey(s);
   return true;
 }
 

@@ -89,9 +89,6 @@ class Game {
   int deck_hypotheses(const State& s, int seat) const;
   // §6.2 lazy draws: P(next card = c) from seat's view, p[kCards]; false if no deck fits.
   bool draw_probabilities(const State& s, int seat, double* p) const;
-  // The deck part of determinize: s's deck resampled from the hypotheses of `records`, the
-  // position before its labs and bids were resampled (the deck replay reads neither).
-  bool sample_deck(State& s, const State& records, int seat, Rng& rng) const;
   bool sample_labs(State& s, int q, Rng& rng) const;
   // The deck order, the looks' orders and the draws against a deck built as §2.2 builds it,
   // and piles.middle_lower: "" or "field: reason" (a full position's exact records).

@@ -68,20 +68,17 @@ uint64_t Game::hash_with_public(const State& s, uint64_t pub) const {
   return pub ^ hash_bytes(buf, (size_t)n, 0x1EA0ULL);
 }
 
+// Built from the seats in play and the region after the seats, never a copy of the whole state:
+// the descent asks for this key at every decision it looks up.
 uint64_t Game::compute_public(const State& s) const {
-  State v = s;
-  v.hash = v.pub = 0;
-  uint32_t deck = 0;
-  for (int i = 0; i < s.deck_len; ++i) deck |= 1u << s.deck[i];
-  std::memset(v.deck, 0, sizeof v.deck);
-  std::memcpy(v.deck, &deck, 4);
-  v.mid_lower = 0;
-  std::memset(v.look_cards, 0, sizeof v.look_cards);
-  std::memset(v.bids, 0, sizeof v.bids);
+  constexpr size_t seats = offsetof(State, pl), rest = seats + sizeof(Player) * kMaxPlayers;
+  constexpr size_t nrest = sizeof(State) - rest;
   // Only the seats in play: the slots after them are not part of this Game's states, and at
   // two players hashing them was a third of this function's bytes.
+  Player pl[kMaxPlayers];
+  std::memcpy(pl, s.pl, sizeof(Player) * n_);
   for (int p = 0; p < n_; ++p) {
-    Player& P = v.pl[p];
+    Player& P = pl[p];
     for (int k = 0; k < kKinds; ++k) P.hand[k] = (uint8_t)(P.hand[k] + lab_mat(P, 0, k) + lab_mat(P, 1, k));
     for (int l = 0; l < kLabs; ++l)
       if (P.lab[l].hidden()) {
@@ -89,10 +86,20 @@ uint64_t Game::compute_public(const State& s) const {
         for (int k = 0; k < kKinds; ++k) set_lab_mat(P, l, k, 0);
       }
   }
-  const uint8_t* b = reinterpret_cast<const uint8_t*>(&v);
-  const size_t seats = offsetof(State, pl), rest = seats + sizeof(Player) * kMaxPlayers;
-  return hash_bytes(b + seats, sizeof(Player) * (size_t)n_, 0x9B1CULL) ^
-         mix(hash_bytes(b + rest, sizeof(State) - rest, 0x9B1DULL) + 1);
+  alignas(8) uint8_t r[nrest];
+  std::memcpy(r, reinterpret_cast<const uint8_t*>(&s) + rest, nrest);
+  auto at = [&r](size_t field) { return r + (field - rest); };
+  // The deck as its card set: two cards a step, the loop is the bulk of this function.
+  uint32_t deck = 0;
+  int i = 0;
+  for (; i + 2 <= s.deck_len; i += 2) deck |= (1u << s.deck[i]) | (1u << s.deck[i + 1]);
+  if (i < s.deck_len) deck |= 1u << s.deck[i];
+  std::memset(at(offsetof(State, deck)), 0, sizeof s.deck);
+  std::memcpy(at(offsetof(State, deck)), &deck, 4);
+  std::memset(at(offsetof(State, mid_lower)), 0, sizeof s.mid_lower);
+  std::memset(at(offsetof(State, look_cards)), 0, sizeof s.look_cards);
+  std::memset(at(offsetof(State, bids)), 0, sizeof s.bids);
+  return hash_bytes(pl, sizeof(Player) * (size_t)n_, 0x9B1CULL) ^ mix(hash_bytes(r, nrest, 0x9B1DULL) + 1);
 }
 
 uint64_t Game::private_key(const State& s, int seat) const {
