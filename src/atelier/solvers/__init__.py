@@ -198,11 +198,16 @@ def _search(algorithm, state, iterations, time, threads, seed, reward, memory_mb
     shares = None
     if iterations is not None:
         shares = [iterations // threads + (1 if t < iterations % threads else 0) for t in range(threads)]
+    # Nodes an iteration can add: MCTS one move and up to _CHANCE_CAP exact chance children;
+    # ISMCTS samples chance and adds one node at most (a new move or a new information set),
+    # so its arena and information-set table stay small enough to keep in cache (sized for
+    # MCTS, the table of a 20,000-iteration search spread its keys over 24 MB).
+    per_iteration = 2 if algorithm == "ismcts" else _CHANCE_CAP + 1
     trees = []
     for t in range(threads):
         cap_t = cap
         if shares is not None:
-            cap_t = min(cap, 2 + n_root + shares[t] * (_CHANCE_CAP + 1))
+            cap_t = min(cap, 2 + n_root + shares[t] * per_iteration)
         if cap_t < 1 + n_root:
             raise InputError(f"memory_mb: {memory_mb} MB holds {cap_t:,} nodes per tree, fewer than "
                              f"the {n_root + 1} the root needs")
