@@ -17,22 +17,14 @@ import argparse
 import json
 import math
 import time
-from concurrent.futures import ProcessPoolExecutor
-from multiprocessing import get_context
 
 import numpy as np
 
 
-def _pool(workers):
-    return ProcessPoolExecutor(workers, mp_context=get_context("spawn")) if workers > 1 else None
-
-
 def _map(workers, fn, jobs):
-    pool = _pool(workers)
-    if pool is None:
-        return [fn(j) for j in jobs]
-    with pool:
-        return list(pool.map(fn, jobs, chunksize=1))
+    from atelier.processes import run_jobs
+
+    return run_jobs(fn, jobs, workers)
 
 
 def _bot(spec, model):

@@ -170,23 +170,8 @@ def game_claims(job) -> list:
 def self_play_claims(game, players, spec, games, seed, per_game=8, model=None, workers=1, progress=None):
     """`games` self-play games' claims (game_claims), over `workers` local processes (the same
     rows for any count), in game order."""
-    jobs = [(game, players, spec, i, seed, per_game, model) for i in range(games)]
-    if workers <= 1:
-        out = []
-        for j in jobs:
-            out.append(game_claims(j))
-            if progress is not None:
-                progress(len(out), games)
-        return [row for g in out for row in g]
-    import concurrent.futures as cf
-    import multiprocessing as mp
+    from .processes import run_jobs
 
-    got, done = [None] * games, 0
-    with cf.ProcessPoolExecutor(workers, mp_context=mp.get_context("spawn")) as ex:
-        futures = {ex.submit(game_claims, j): k for k, j in enumerate(jobs)}
-        for f in cf.as_completed(futures):
-            got[futures[f]] = f.result()
-            done += 1
-            if progress is not None:
-                progress(done, games)
+    jobs = [(game, players, spec, i, seed, per_game, model) for i in range(games)]
+    got = run_jobs(game_claims, jobs, workers, progress)
     return [row for g in got for row in g]

@@ -226,19 +226,11 @@ def process_runner(workers: int):
     """A `runner` for generate: the games over `workers` local processes, the same rows (each
     game depends on its index only)."""
     def run(indices, args, progress):
-        import concurrent.futures as cf
-        import multiprocessing as mp
+        from .processes import run_jobs
 
         size = max(1, min(256, len(indices) // (8 * workers) or 1))
         jobs = [(indices[j:j + size], args) for j in range(0, len(indices), size)]
-        got, done = [None] * len(jobs), 0
-        with cf.ProcessPoolExecutor(workers, mp_context=mp.get_context("spawn")) as ex:
-            futures = {ex.submit(_pool_task, job): k for k, job in enumerate(jobs)}
-            for f in cf.as_completed(futures):
-                got[futures[f]] = f.result()
-                done += len(got[futures[f]])
-                if progress is not None:
-                    progress(done, len(indices))
+        got = run_jobs(_pool_task, jobs, workers, progress, units=[len(j[0]) for j in jobs])
         return [g for part in got for g in part]
 
     return run
