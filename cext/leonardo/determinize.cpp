@@ -459,8 +459,7 @@ __attribute__((noinline)) static DeckChoice& deck_choice(const Game& g, const St
   c.game = nullptr;  // invalid until filled
   deck_model(g, s, c.d);
   deck_events(s, c.ev);
-  c.deck_set = 0;
-  for (int i = 0; i < s.deck_len; ++i) c.deck_set |= 1u << s.deck[i];
+  c.deck_set = deck_cards(s);
   for (HypFill& f : c.fill) f.pick = -1;
   Hyp* hs;
   const int n = replay(g, s, seat, c.d, hs);
@@ -512,13 +511,13 @@ static const HypFill& hyp_fill(const Edition& ed, DeckChoice& c, int pick) {
 
 // A deck for s drawn from the hypotheses c holds: those of the position s was resampled from (its
 // deck and history are s's). On false s may be half written: determinize puts it back.
-static bool sample_deck(const Edition& ed_, DeckChoice& c, State& s, int seat, Rng& rng) {
+static bool sample_deck(const Edition& ed, DeckChoice& c, State& s, int seat, Rng& rng) {
   if (c.n <= 0 || !(c.total > 0.0)) return false;
   double r = rng.uniform() * c.total;
   int pick = 0;
   while (pick < c.n - 1 && r >= c.w[pick]) r -= c.w[pick++];
   const Hyp& h = c.h[pick];
-  const HypFill& f = hyp_fill(ed_, c, pick);
+  const HypFill& f = hyp_fill(ed, c, pick);
   // Fill the piles (§3.5.1 steps 5-6).
   uint8_t unk[3][kCards];
   int nu[3] = {0, 0, 0};
@@ -560,7 +559,7 @@ static bool sample_deck(const Edition& ed_, DeckChoice& c, State& s, int seat, R
   if (have != c.deck_set) return false;
   s.mid_lower = mid_lower;
   // The other seats' looks: what each saw and the order it chose, as this sample has them.
-  return unwind_deck(ed_, c.d, c.ev, s, seat, &rng);
+  return unwind_deck(ed, c.d, c.ev, s, seat, &rng);
 }
 
 // §3.5.2: one hidden lab uniform over cand; two jointly over valid pairs under the snapshot.

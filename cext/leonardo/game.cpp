@@ -91,7 +91,7 @@ uint32_t Game::startable(const State& s) const {
   }
   for (int i = 0; i < s.row_len; ++i) m |= 1u << s.row[i];
   if (s.turn <= ed_.normal_turns)
-    for (int i = 0; i < s.deck_len; ++i) m |= 1u << s.deck[i];
+    m |= deck_cards(s);
   return m;
 }
 

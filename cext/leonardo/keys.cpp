@@ -89,11 +89,7 @@ uint64_t Game::compute_public(const State& s) const {
   alignas(8) uint8_t r[nrest];
   std::memcpy(r, reinterpret_cast<const uint8_t*>(&s) + rest, nrest);
   auto at = [&r](size_t field) { return r + (field - rest); };
-  // The deck as its card set: two cards a step, the loop is the bulk of this function.
-  uint32_t deck = 0;
-  int i = 0;
-  for (; i + 2 <= s.deck_len; i += 2) deck |= (1u << s.deck[i]) | (1u << s.deck[i + 1]);
-  if (i < s.deck_len) deck |= 1u << s.deck[i];
+  const uint32_t deck = deck_cards(s);  // the deck as its card set
   std::memset(at(offsetof(State, deck)), 0, sizeof s.deck);
   std::memcpy(at(offsetof(State, deck)), &deck, 4);
   std::memset(at(offsetof(State, mid_lower)), 0, sizeof s.mid_lower);

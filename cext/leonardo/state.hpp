@@ -145,6 +145,16 @@ inline int look_perm(const State& s, int look) {
   return (s.look_cards[look][0] >> 5) | ((s.look_cards[look][1] >> 5) << 3);
 }
 
+// The cards in the deck, as a set (cards are < 32). Two a step: the public key computes it at
+// every decision the ISMCTS descent looks up.
+inline uint32_t deck_cards(const State& s) {
+  uint32_t m = 0;
+  int i = 0;
+  for (; i + 2 <= s.deck_len; i += 2) m |= (1u << s.deck[i]) | (1u << s.deck[i + 1]);
+  if (i < s.deck_len) m |= 1u << s.deck[i];
+  return m;
+}
+
 // Permutations of up to 4 items in lexicographic order (index -> sequence).
 struct Perms {
   uint8_t count[5];

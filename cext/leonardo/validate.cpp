@@ -214,7 +214,7 @@ std::string Game::validate(const State& s, bool records) const {
   // that some deck fits (seen by nobody in particular: every look counts as an opponent's).
   uint32_t live = 0;
   for (int i = 0; i < s.row_len; ++i) live |= 1u << s.row[i];
-  for (int i = 0; i < s.deck_len; ++i) live |= 1u << s.deck[i];
+  live |= deck_cards(s);
   for (int p = 0; p < n_; ++p) {
     const Player& P = s.pl[p];
     for (int l = 0; l < kLabs; ++l)
