@@ -20,11 +20,7 @@ import time
 
 import numpy as np
 
-
-def _map(workers, fn, jobs):
-    from atelier.processes import run_jobs
-
-    return run_jobs(fn, jobs, workers)
+from atelier.processes import run_jobs
 
 
 def _bot(spec, model):
@@ -69,7 +65,7 @@ def run_match(a):
     bots = a.bots.split(",")
     jobs = [(a.game, bots, len(bots), i, a.seed, a.model) for i in range(a.games)]
     t0 = time.time()
-    recs = _map(a.workers, _match_game, jobs)
+    recs = run_jobs(_match_game, jobs, a.workers)
     names = sorted(set(bots), key=bots.index)
     out = {"game": a.game, "players": len(bots), "bots": bots, "games": a.games, "seed": a.seed,
            "model": a.model, "wall_s": round(time.time() - t0, 1), "rows": []}
@@ -158,7 +154,7 @@ def _review_game(job):
 def run_review(a):
     jobs = [(a.game, a.players, a.bot, i, a.seed, a.iterations, a.model, a.rollout) for i in range(a.games)]
     t0 = time.time()
-    got = _map(a.workers, _review_game, jobs)
+    got = run_jobs(_review_game, jobs, a.workers)
     worst = sum(g["loss"][g["random_seat"]] == max(g["loss"]) and g["accuracy"][g["random_seat"]] == min(g["accuracy"])
                 for g in got)
     return {"game": a.game, "players": a.players, "bot": a.bot, "games": a.games, "iterations": a.iterations,

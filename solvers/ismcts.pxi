@@ -158,27 +158,6 @@ cdef int32_t ismcts_stats_node(AnyPos* s, Core* c) noexcept nogil:
     return ht_find(c, seat_key(s.infoset_key(p), p))
 
 
-cdef int32_t ismcts_select_unscaled(Core* c, int navail, int p) noexcept nogil:
-    """ismcts_select where values need no scaling (q = (v - 0.0) * 1.0 is v, to the bit)."""
-    cdef int i
-    cdef double best = -1e300, u
-    cdef int32_t bc = -1, ch
-    cdef uint32_t n
-    for i in range(navail):
-        ch = c.avail[i]
-        if bc < 0:
-            bc = ch
-        n = c.visits[ch]
-        if n == 0:
-            u = 1e300
-        else:
-            u = c.val[ch * c.np + p] / n + c.c_explore * sqrt(log_count(c.aux[ch]) / n)
-        if u > best:
-            best = u
-            bc = ch
-    return bc
-
-
 cdef int32_t ismcts_select(Core* c, int navail, int p) noexcept nogil:
     """UCB over the `navail` available children in c.avail (those whose move is legal in this
     determinization, in sibling order); the first of them when no value compares (NaN), -1
@@ -187,11 +166,10 @@ cdef int32_t ismcts_select(Core* c, int navail, int p) noexcept nogil:
     cdef double best = -1e300, u, q, scale = 1.0, lo = 0.0
     cdef int32_t bc = -1, ch
     cdef uint32_t n
-    if c.reward == 1:
+    cdef bint scaled = c.reward == 1   # else q = (v - 0.0) * 1.0, which is v to the bit: skip it
+    if scaled:
         lo = c.lo
         scale = 1.0 / (c.hi - c.lo) if c.hi > c.lo else 0.0
-    else:
-        return ismcts_select_unscaled(c, navail, p)
     for i in range(navail):
         ch = c.avail[i]
         if bc < 0:
@@ -200,7 +178,9 @@ cdef int32_t ismcts_select(Core* c, int navail, int p) noexcept nogil:
         if n == 0:
             u = 1e300
         else:
-            q = (c.val[ch * c.np + p] / n - lo) * scale
+            q = c.val[ch * c.np + p] / n
+            if scaled:
+                q = (q - lo) * scale
             u = q + c.c_explore * sqrt(log_count(c.aux[ch]) / n)
         if u > best:
             best = u
