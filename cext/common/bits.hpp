@@ -31,4 +31,14 @@ inline uint64_t nibbles_equal(uint64_t x, unsigned v) {
   return zero * 0xF;
 }
 
+// SWAR on 8 bytes: 0x80 in every byte of x that equals v, exactly (no false positives from a
+// borrow: the low seven bits are summed without carry into the top bit).
+inline uint64_t bytes_equal(uint64_t x, uint8_t v) {
+  const uint64_t low7 = 0x7F7F7F7F7F7F7F7FULL;
+  const uint64_t y = x ^ (0x0101010101010101ULL * v);   // byte is zero where x == v
+  return ~(((y & low7) + low7) | y | low7);
+}
+// How many bytes a bytes_equal mask marks (at most 8: the byte sum cannot overflow).
+inline int count_marked(uint64_t m) { return (int)(((m >> 7) * 0x0101010101010101ULL) >> 56); }
+
 }  // namespace atelier
