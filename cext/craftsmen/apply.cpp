@@ -94,7 +94,7 @@ void Game::apply(State& s, Move m) const {
 void Game::playout_apply(State& s, Move m) const { transition<false>(s, m); }
 
 template <bool Know>
-void Game::transition(State& s, Move m) const {
+void Game::transition(State& s, Move m, const Payment* listed) const {
   // What each seat knows of the others' money (mknown) is read only by determinization and
   // validation; a playout, whose states are thrown away, skips it (Know = false).
   const auto money_in = [&](int q, int t, int giver) {
@@ -254,8 +254,8 @@ void Game::transition(State& s, Move m) const {
       break;
     case P_PAY: {
       Payment pays[kMaxPayments];
-      payments(s, pays);
-      const Payment& pay = pays[a];
+      if (listed == nullptr) payments(s, pays);
+      const Payment& pay = (listed ? listed : pays)[a];
       uint8_t* h = s.money[M_HAND0 + s.pay_seat];
       for (int k = 0; k < kMoneyTypes; ++k) {
         h[k] = (uint8_t)(h[k] - pay.c[k]);
@@ -559,7 +559,7 @@ void Game::transition(State& s, Move m) const {
   R.advance(s);
 }
 
-template void Game::transition<true>(State&, Move) const;
-template void Game::transition<false>(State&, Move) const;
+template void Game::transition<true>(State&, Move, const Payment*) const;
+template void Game::transition<false>(State&, Move, const Payment*) const;
 
 }  // namespace atelier::craftsmen

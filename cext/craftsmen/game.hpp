@@ -87,8 +87,10 @@ class Game {
   int n_;
   uint8_t age_rank_[kMaxPlayers];
 
-  // apply without the bknow update; Know = false also skips the money knowledge (playouts)
-  template <bool Know> void transition(State& s, Move m) const;
+  // apply without the bknow update; Know = false also skips the money knowledge (playouts).
+  // `listed`: the pending PAY decision's payments() when the caller has them (greedy_move tries
+  // every payment of one list), else null and a PAY move lists them again.
+  template <bool Know> void transition(State& s, Move m, const Payment* listed = nullptr) const;
   void draw(State& s, Move m) const;               // apply_chance without it
   template <bool Know> void sample(State& s, Rng& rng) const;
 

@@ -92,9 +92,15 @@ Move Game::greedy_move(const State& s, Rng& rng) const {
   const int p = s.actor;
   int best = -(1 << 30), count = 0;
   Move pick = ml[0];
+  // A payment decision lists its payments once here, not once per payment tried (a PAY move is
+  // an index into that list).
+  Payment pays[kMaxPayments];
+  const Payment* listed = nullptr;
+  if (s.phase == P_PAY) payments(s, pays), listed = pays;
   for (int i = 0; i < ml.size; ++i) {
     State c = s;
-    playout_apply(c, ml[i]);  // the heuristic reads no knowledge (bknow, mknown): skip keeping it
+    // The heuristic reads no knowledge (bknow, mknown): a playout's transition skips keeping it.
+    transition<false>(c, ml[i], listed);
     const int v = heuristic(*this, c, p);
     if (v > best) {
       best = v;
