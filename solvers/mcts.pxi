@@ -45,6 +45,7 @@ cdef struct Core:
     int rollout          # 0 uniform random, 1 greedy, 2 the value model (net)
     const ValueNet* net  # rollout 2: the network (owned by a Python Net the Tree keeps)
     int leaf_moves       # rollout 2: greedy moves played from a new leaf before the model judges it
+    double leaf_mix      # rollout 2: weight of a random playout's outcome beside the model's value
     int ismcts, observer
     int root_player, nroot
     double lo, hi        # observed reward range (margin normalisation)
@@ -240,8 +241,10 @@ cdef void leaf_value(AnyPos* s, Core* c, Rng* rng, double* win, double* reward, 
     """The value of the position an iteration stopped at (a new leaf, a terminal, a proven
     node): a playout to the end (rollout random or greedy: today's search, exactly), or with
     the model (rollout 2) `leaf_moves` greedy moves and the chance events on the way, then the
-    network from the side of the seat to move, its outputs rotated back to absolute seats;
-    a terminal reached on the way gives its exact returns and scores."""
+    network from the side of the seat to move, its outputs rotated back to absolute seats,
+    mixed with `leaf_mix` of a uniformly random playout's outcome from the same state (AlphaGo's
+    lambda: the playout's signal is unbiased where the network's error is systematic); a
+    terminal reached on the way gives its exact returns and scores."""
     cdef int sc[MAX_SEATS]
     cdef double w[MAX_SEATS]
     cdef double v[MAX_SEATS]
@@ -273,6 +276,12 @@ cdef void leaf_value(AnyPos* s, Core* c, Rng* rng, double* win, double* reward, 
         for q in range(c.np):
             win[(seat + q) % c.np] = w[q]
             score[(seat + q) % c.np] = v[q]
+        if c.leaf_mix > 0:
+            _playout(s, rng, 0)
+            terminal_reward(s, c, w, v, sc)
+            for q in range(c.np):
+                win[q] = (1.0 - c.leaf_mix) * win[q] + c.leaf_mix * w[q]
+                score[q] = (1.0 - c.leaf_mix) * score[q] + c.leaf_mix * sc[q]
     model_reward(c, win, score, reward)
 
 

@@ -47,7 +47,7 @@ cdef class Tree:
     def __init__(self, state, *, uint64_t seed=0, double exploration=1.0, str reward="win",
                  str rollout="random", int64_t max_nodes=1000000, bint ismcts=False,
                  double pw_c=1.0, double pw_alpha=0.5, bint solver=False, int64_t leaf_nodes=0,
-                 Net net=None, int leaf_moves=0):
+                 Net net=None, int leaf_moves=0, double leaf_mix=0.0):
         # Every parameter is checked here too (atelier.solvers checks them first, with the
         # user's names): a NaN or negative constant would make the selection meaningless.
         if not (0.0 <= exploration <= 1e300):
@@ -66,6 +66,8 @@ cdef class Tree:
             raise ValueError("rollout: a net goes with rollout 'model' and only with it")
         if not 0 <= leaf_moves <= 10000:
             raise ValueError(f"leaf_moves: expected 0..10000, got {leaf_moves}")
+        if not (0.0 <= leaf_mix <= 1.0) or (leaf_mix > 0 and net is None):
+            raise ValueError(f"leaf_mix: expected 0..1, and 0 without a model, got {leaf_mix!r}")
         # A second __init__ on the same object starts over: free what the first one made.
         self.ready = False
         core_free(&self.c)
@@ -94,6 +96,7 @@ cdef class Tree:
             self.net = net
             self.c.net = &net.n
             self.c.leaf_moves = leaf_moves
+            self.c.leaf_mix = leaf_mix
         self.c.ismcts = ismcts
         self.c.observer = cur
         if solver and (ismcts or reward != "win" or self.pos.players != 2):

@@ -112,3 +112,15 @@ def test_a_bad_leaf_moves_in_the_meta(tmp_path, good, value):
     p = tmp_path / "leaf.npz"
     np.savez(p, **arrays)
     assert "meta.leaf_moves" in _refused(p)
+
+
+@pytest.mark.parametrize("value", [-0.5, 1.01, "0.5", True])
+def test_a_bad_leaf_mix_in_the_meta(tmp_path, good, value):
+    with np.load(good, allow_pickle=False) as z:
+        arrays = {k: z[k] for k in z.files}
+    meta = json.loads(str(arrays["meta"][()]))
+    meta["leaf_mix"] = value
+    arrays["meta"] = np.array(json.dumps(meta))
+    p = tmp_path / "mix.npz"
+    np.savez(p, **arrays)
+    assert "meta.leaf_mix" in _refused(p)

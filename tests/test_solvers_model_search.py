@@ -141,3 +141,39 @@ def test_a_model_carries_its_own_leaf_moves(tmp_path):
     assert own.signature == solvers.mcts(state, iterations=300, seed=2, model=back, leaf_moves=8).signature
     assert own.signature != solvers.mcts(state, iterations=300, seed=2, model=back,
                                          leaf_moves=solvers.DEFAULT_LEAF_MOVES).signature
+
+
+def test_leaf_mix_weighs_a_random_playout_beside_the_model(tmp_path):
+    # leaf_mix w: a leaf is worth (1 - w) * the network + w * a random playout's outcome.
+    state = read_position("example:craftsmen-auction", None)
+    m = model_for(state)
+    plain = solvers.ismcts(state, iterations=300, seed=2, model=m)
+    assert plain.signature == solvers.ismcts(state, iterations=300, seed=2, model=m, leaf_mix=0).signature
+    half = solvers.ismcts(state, iterations=300, seed=2, model=m, leaf_mix=0.5)
+    assert half.evaluation == "model" and half.signature != plain.signature
+    # All playout: the network's weights no longer matter, to the bit.
+    other = model_for(state, seed=7)
+    a = solvers.ismcts(state, iterations=300, seed=2, model=m, leaf_mix=1)
+    b = solvers.ismcts(state, iterations=300, seed=2, model=other, leaf_mix=1)
+    assert a.signature == b.signature and [x.win for x in a.moves] == [x.win for x in b.moves]
+    assert half.signature != a.signature
+    # The model file carries its weight; the search uses it unless the caller names one, the
+    # same on 1 and 2 threads for the same seed.
+    m.leaf_mix = 0.5
+    model_file.save(m, tmp_path / "m.npz")
+    back = model_file.load(tmp_path / "m.npz")
+    assert back.leaf_mix == 0.5
+    assert solvers.ismcts(state, iterations=300, seed=2, model=back).signature == half.signature
+    assert solvers.ismcts(state, iterations=300, seed=2, model=back, leaf_mix=0).signature == plain.signature
+    for threads in (1, 2):
+        one = solvers.ismcts(state, iterations=400, seed=5, threads=threads, model=back)
+        assert one.signature == solvers.ismcts(state, iterations=400, seed=5, threads=threads, model=back).signature
+
+
+@pytest.mark.parametrize("value", [-0.1, 1.5, float("nan"), "0.5", True])
+def test_a_bad_leaf_mix_is_refused(value):
+    from atelier.errors import InputError
+
+    state = read_position("example:inventors-mid", None)
+    with pytest.raises(InputError, match="leaf_mix"):
+        solvers.mcts(state, iterations=10, model=model_for(state), leaf_mix=value)

@@ -195,6 +195,14 @@ def test_leaf_moves_are_written_into_the_models(tmp_path):
         tiny(leaf_moves=-1).check()
 
 
+def test_leaf_mix_is_written_into_the_models(tmp_path):
+    train.run(tiny(seed=1, leaf_mix=0.25, generations=1), str(tmp_path))
+    assert model.load(tmp_path / "gen-0" / "model.npz").leaf_mix == 0.25
+    for bad in (-0.1, 1.5, "0.5"):
+        with pytest.raises(InputError, match="leaf-mix"):
+            tiny(leaf_mix=bad).check()
+
+
 def test_determinized_rows_are_what_a_search_leaf_sees():
     """--determinized: every position resampled from each seat's view (N determinizations, a row
     from every seat's side on each: N * N rows), deterministic per seed, labelled as the game

@@ -49,6 +49,7 @@ class Model:
     score_scale: float = 1.0
     provenance: dict = field(default_factory=dict)
     leaf_moves: int | None = None   # greedy moves a search plays before asking it; None: the default
+    leaf_mix: float | None = None   # weight of a random playout's outcome beside it at a leaf; None: 0
     calibration: object = None      # atelier.calibration.Calibration of the search's claims, or None
 
     @property
@@ -83,6 +84,7 @@ class Model:
                 "hidden": self.hidden, "score_scale": float(self.score_scale),
                 "provenance": self.provenance,
                 **({} if self.leaf_moves is None else {"leaf_moves": int(self.leaf_moves)}),
+                **({} if self.leaf_mix is None else {"leaf_mix": float(self.leaf_mix)}),
                 **({} if self.calibration is None else {"calibration": self.calibration.to_meta()})}
 
     def arrays(self) -> dict:
@@ -148,6 +150,10 @@ def from_arrays(data: dict) -> Model:
     if leaf_moves is not None and (isinstance(leaf_moves, bool) or not isinstance(leaf_moves, int)
                                    or not 0 <= leaf_moves <= 10000):
         raise InputError("meta.leaf_moves: must be an integer 0..10000")
+    leaf_mix = meta.get("leaf_mix")
+    if leaf_mix is not None and (isinstance(leaf_mix, bool) or not isinstance(leaf_mix, (int, float))
+                                 or not 0 <= leaf_mix <= 1):
+        raise InputError("meta.leaf_mix: must be a number 0..1")
     calibration = meta.get("calibration")
     if calibration is not None:
         from .calibration import Calibration
@@ -176,7 +182,8 @@ def from_arrays(data: dict) -> Model:
                  score=(arr("Wscore", (width, players)), arr("bscore", (players,))),
                  score_scale=float(score_scale),
                  provenance=meta.get("provenance") if isinstance(meta.get("provenance"), dict) else {},
-                 leaf_moves=leaf_moves, calibration=calibration)
+                 leaf_moves=leaf_moves, leaf_mix=None if leaf_mix is None else float(leaf_mix),
+                 calibration=calibration)
 
 
 def bundled_name(game: str, players: int) -> str:

@@ -68,6 +68,7 @@ class Settings:
     gen0_games: int = 20000     # with gen0="greedy": its games (a greedy game is cheap)
     epsilon: float = 0.05       # with gen0="greedy": the chance of a random move at each decision
     leaf_moves: int | None = None   # written into each model: greedy moves before the network
+    leaf_mix: float | None = None   # written into each model: a random playout's weight at a leaf
     # Hidden information: rows from determinizations of each position, one per viewpoint (what a
     # search leaf is), instead of from the true state (selfplay_game).
     determinized: bool = False
@@ -95,6 +96,10 @@ class Settings:
         if self.leaf_moves is not None and (isinstance(self.leaf_moves, bool) or not isinstance(self.leaf_moves, int)
                                             or not 0 <= self.leaf_moves <= 10000):
             raise InputError(f"leaf-moves: expected an integer 0..10000, got {self.leaf_moves!r}")
+        if self.leaf_mix is not None:
+            if isinstance(self.leaf_mix, bool) or not isinstance(self.leaf_mix, (int, float)) or not 0 <= self.leaf_mix <= 1:
+                raise InputError(f"leaf-mix: expected a number 0..1, got {self.leaf_mix!r}")
+            self.leaf_mix = float(self.leaf_mix)
         if not isinstance(self.determinized, bool):
             raise InputError(f"determinized: expected true or false, got {self.determinized!r}")
         if self.determinized:
@@ -407,7 +412,7 @@ def fit(data, s: Settings, seed: int, feature_version: int):
     m = model_io.Model(game=s.game, players=n, feature_version=feature_version, mean=mean, scale=scale,
                        layers=[(w.copy(), b.copy()) for w, b in params["layers"]],
                        win=tuple(a.copy() for a in params["win"]), score=tuple(a.copy() for a in params["score"]),
-                       score_scale=score_scale, leaf_moves=s.leaf_moves)
+                       score_scale=score_scale, leaf_moves=s.leaf_moves, leaf_mix=s.leaf_mix)
     return m, info
 
 
@@ -499,6 +504,7 @@ def _open_dir(s: Settings, out: str) -> dict:
             raise InputError(f"out '{out}': state.json is not an atelier training state")
         old = dict(state.get("settings", {}))
         old.setdefault("determinized", False)   # runs from before the setting existed
+        old.setdefault("leaf_mix", None)
         # More generations continue a run; anything else would mix two runs' files.
         old.pop("generations", None)
         new = dict(settings)

@@ -34,6 +34,9 @@ from ..games import GAMES
 @click.option("--leaf-moves", type=Whole(0, 10_000), default=None, metavar="K",
               help="Greedy moves the search plays before asking the model, written into the model "
                    "(default: the search's default, 4).")
+@click.option("--leaf-mix", type=click.FloatRange(0, 1), default=None, metavar="W",
+              help="Weight of a random playout's outcome beside the model's value at a search leaf, "
+                   "written into the model (default: none, the model alone).")
 @click.option("--determinized", is_flag=True,
               help="Hidden information: train on each position resampled from every seat's view (what "
                    "a search leaf is), not on the true state.")
@@ -46,7 +49,7 @@ from ..games import GAMES
               help="Spread the self-play over a Ray cluster (docs/ray.md), as play --ray: the same data.")
 @run_guarded
 def train(game, players, games, generations, iterations, positions, gen0, gen0_games, epsilon, match_games,
-          leaf_moves, determinized, seed, workers, out, ray_address):
+          leaf_moves, leaf_mix, determinized, seed, workers, out, ray_address):
     """Train a value model: self-play with the best searcher, fit a small network, admit it if it
     beats the best in a seat-rotated match; repeat. Resumable; deterministic per seed."""
     from .. import train as tr
@@ -54,7 +57,7 @@ def train(game, players, games, generations, iterations, positions, gen0, gen0_g
     s = tr.Settings(game=game.lower(), players=players, games=games, generations=generations,
                     iterations=iterations, seed=seed, positions=positions, gen0=gen0, gen0_games=gen0_games,
                     epsilon=epsilon, match_games=match_games, leaf_moves=leaf_moves,
-                    determinized=determinized).check()
+                    leaf_mix=leaf_mix, determinized=determinized).check()
     out = out or f"train-{s.game}-{players}p"
     runner = None
     if ray_address is not None:

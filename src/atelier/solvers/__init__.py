@@ -170,7 +170,7 @@ def _check_decision(state):
 
 
 def _search(algorithm, state, iterations, time, threads, seed, reward, memory_mb, exploration,
-            rollout, progress, solver=False, leaf_nodes=0, model=None, leaf_moves=None):
+            rollout, progress, solver=False, leaf_nodes=0, model=None, leaf_moves=None, leaf_mix=None):
     iterations, time, threads, seed, reward, memory_mb, exploration, rollout = _check_search(
         iterations, time, threads, seed, reward, memory_mb, exploration, rollout, progress)
     players, cur, n_root = _check_decision(state)
@@ -179,6 +179,10 @@ def _search(algorithm, state, iterations, time, threads, seed, reward, memory_mb
     rollout, net, model_name, used = resolve_evaluation(state, rollout, model)
     if leaf_moves is None:   # the model's own count (measured when it was made), else the default
         leaf_moves = DEFAULT_LEAF_MOVES if used is None or used.leaf_moves is None else used.leaf_moves
+    if leaf_mix is not None:
+        leaf_mix = check_number(leaf_mix, "leaf_mix", 0.0, 1.0)
+    else:                    # the model's own weight, else none: the network alone
+        leaf_mix = 0.0 if used is None or used.leaf_mix is None else used.leaf_mix
     solver, leaf_nodes = _check_solver(solver, leaf_nodes, algorithm, players, reward)
     viewpoint = getattr(state, "viewpoint", None)
     if viewpoint is not None and algorithm != "ismcts":
@@ -216,7 +220,8 @@ def _search(algorithm, state, iterations, time, threads, seed, reward, memory_mb
                                      reward=reward, rollout=rollout, max_nodes=cap_t,
                                      ismcts=(algorithm == "ismcts"), solver=solver,
                                      leaf_nodes=leaf_nodes, net=net,
-                                     leaf_moves=leaf_moves if net is not None else 0))
+                                     leaf_moves=leaf_moves if net is not None else 0,
+                                     leaf_mix=leaf_mix if net is not None else 0.0))
         except MemoryError:
             trees.clear()   # free the trees already made before saying so
             raise cannot_allocate(memory_mb, "the search trees" if threads > 1 else "the search tree") from None
@@ -483,7 +488,7 @@ def _ci(s, sq, n):
 
 def mcts(state, iterations=None, time=None, threads=1, seed=0, reward="win",
          memory_mb=DEFAULT_MEMORY_MB, exploration=1.0, rollout="model", progress=None,
-         solver="auto", leaf_nodes=None, model=None, leaf_moves=None) -> SearchResult:
+         solver="auto", leaf_nodes=None, model=None, leaf_moves=None, leaf_mix=None) -> SearchResult:
     """UCT with max^n value vectors from a decision node of `state` (any ruleset).
 
     Budgets: `iterations` (total over all threads), `time` (seconds) and `memory_mb` (node
@@ -501,24 +506,27 @@ def mcts(state, iterations=None, time=None, threads=1, seed=0, reward="win",
     `rollout` values a new leaf: "model" (default) by the value network, `model` (an
     atelier.model.Model or a file path; None: the package's model for this ruleset and player
     count, and random playouts when there is none), after `leaf_moves` greedy moves (default:
-    the model's own `leaf_moves`, else DEFAULT_LEAF_MOVES); "random": a uniformly random playout to the end; "greedy": the greedy
+    the model's own `leaf_moves`, else DEFAULT_LEAF_MOVES), its value mixed with `leaf_mix`
+    (0..1; default: the model's own, else 0) of a uniformly random playout's outcome from the
+    same state; "random": a uniformly random playout to the end; "greedy": the greedy
     bot's playout. The result's `evaluation` says which ran. A proven value always replaces
     the model's estimate.
     """
     return _search("mcts", state, iterations, time, threads, seed, reward, memory_mb, exploration,
-                   rollout, progress, solver, leaf_nodes, model, leaf_moves)
+                   rollout, progress, solver, leaf_nodes, model, leaf_moves, leaf_mix)
 
 
 def ismcts(state, iterations=None, time=None, threads=1, seed=0, reward="win",
            memory_mb=DEFAULT_MEMORY_MB, exploration=1.0, rollout="model",
-           progress=None, model=None, leaf_moves=None) -> SearchResult:
+           progress=None, model=None, leaf_moves=None, leaf_mix=None) -> SearchResult:
     """Single-observer information-set MCTS for the seat to move: one tree over that seat's
     information sets, a fresh `determinize` of the position every iteration, availability
-    counts in the selection. Same budgets and options as `mcts` (rollout, model, leaf_moves
-    too; the model judges a leaf on that iteration's determinization). On
+    counts in the selection. Same budgets and options as `mcts` (rollout, model, leaf_moves,
+    leaf_mix too; the model judges a leaf on that iteration's determinization). On
     perfect-information rulesets it plays like MCTS."""
     return _search("ismcts", state, iterations, time, threads, seed, reward, memory_mb,
-                   exploration, rollout, progress, model=model, leaf_moves=leaf_moves)
+                   exploration, rollout, progress, model=model, leaf_moves=leaf_moves,
+                   leaf_mix=leaf_mix)
 
 
 # ---------------------------------------------------------------------------------------------
