@@ -102,25 +102,14 @@ def test_rollout_random_through_the_cli_is_the_search_without_a_model():
     assert d["evaluation"] == "random" and d["model"] is None
 
 
-@pytest.mark.parametrize("value", [-1, 10001, 2.5, "4", True])
-def test_a_bad_leaf_moves_in_the_meta(tmp_path, good, value):
+@pytest.mark.parametrize("key,value", [("leaf_moves", v) for v in (-1, 10001, 2.5, "4", True)]
+                         + [("leaf_mix", v) for v in (-0.5, 1.01, "0.5", True)])
+def test_a_bad_search_setting_in_the_meta(tmp_path, good, key, value):
     with np.load(good, allow_pickle=False) as z:
         arrays = {k: z[k] for k in z.files}
     meta = json.loads(str(arrays["meta"][()]))
-    meta["leaf_moves"] = value
+    meta[key] = value
     arrays["meta"] = np.array(json.dumps(meta))
-    p = tmp_path / "leaf.npz"
+    p = tmp_path / "setting.npz"
     np.savez(p, **arrays)
-    assert "meta.leaf_moves" in _refused(p)
-
-
-@pytest.mark.parametrize("value", [-0.5, 1.01, "0.5", True])
-def test_a_bad_leaf_mix_in_the_meta(tmp_path, good, value):
-    with np.load(good, allow_pickle=False) as z:
-        arrays = {k: z[k] for k in z.files}
-    meta = json.loads(str(arrays["meta"][()]))
-    meta["leaf_mix"] = value
-    arrays["meta"] = np.array(json.dumps(meta))
-    p = tmp_path / "mix.npz"
-    np.savez(p, **arrays)
-    assert "meta.leaf_mix" in _refused(p)
+    assert f"meta.{key}" in _refused(p)
