@@ -253,9 +253,10 @@ void Game::transition(State& s, Move m, const Payment* listed) const {
       R.start_pay(s, p, s.build_cost, 0xF, A_BUILD_PAID);
       break;
     case P_PAY: {
-      Payment pays[kMaxPayments];
-      if (listed == nullptr) payments(s, pays);
-      const Payment& pay = (listed ? listed : pays)[a];
+      // Only this move's payment is needed, not the whole ordered list (payment_at).
+      Payment own = {};
+      if (listed == nullptr) payment_at(s, (int)a, own);
+      const Payment& pay = listed ? listed[a] : own;
       uint8_t* h = s.money[M_HAND0 + s.pay_seat];
       for (int k = 0; k < kMoneyTypes; ++k) {
         h[k] = (uint8_t)(h[k] - pay.c[k]);

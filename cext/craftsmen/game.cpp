@@ -28,23 +28,34 @@ int Game::hand_size(const State& s, int seat) const { return Rules::hand(s, seat
 
 // Canonical text order of multisets (Craftsmen §23): the text lists items in colour order P, G, B,
 // R, then value; strings compare item by item (letter by ASCII, B < G < P < R, then digit), a
-// prefix first. key[] holds 1 + that rank per item, 0-terminated, so memcmp orders like text.
-static void text_key(const uint8_t* c, uint8_t* key) {
-  static const int letter_rank[4] = {2, 1, 0, 3};
-  int n = 0;
+// prefix first. The key holds 1 + that rank (1..15) per item, one nibble each, the first item in
+// the top nibble and 0 after the last, so integer order is text order (a minimal payment of a
+// hand of <= 10 cards has <= 16 items; more are cut off rather than overflow the key).
+static uint64_t text_key(const uint8_t* c) {
+  static const uint8_t item[kMoneyTypes] = {9, 10, 11, 5, 6, 7, 1, 2, 3, 13, 14, 15};
+  uint64_t key = 0;
+  int shift = 60;
   for (int t = 0; t < kMoneyTypes; ++t)
-    for (int i = 0; i < c[t]; ++i) key[n++] = (uint8_t)(1 + letter_rank[t / kValues] * 4 + t % kValues);
-  while (n < 16) key[n++] = 0;
+    for (int i = 0; i < c[t] && shift >= 0; ++i, shift -= 4) key |= (uint64_t)item[t] << shift;
+  return key;
 }
 
-int Game::payments(const State& s, Payment* out) const {
-  if (s.phase != P_PAY) return 0;
+namespace {
+// One colour's part of a payment: a 1s, b 2s and d 3s (k), its value and the smallest loss
+// from removing one of its cards.
+struct Opt { uint8_t k[3]; int v, loss; };
+}  // namespace
+
+// The pending PAY decision's minimal payments, unordered: emit(i, o) for the i-th found, o[c]
+// its colour c part; returns their number (at most kMaxPayments). payments() orders them; legal_moves only
+// needs their number, and a PAY move only its own.
+template <class Emit>
+static int minimal_payments(const State& s, Emit&& emit) {
   const uint8_t* h = s.money[M_HAND0 + s.pay_seat];
   const int X = s.pay_amount;
   // Value is additive over colours, and removing a card changes only its colour's part, so a
   // choice is minimal iff its total V >= X and, for every colour used, V - (that colour's
   // smallest loss from removing one card) < X. Enumerate per colour, combine four loops.
-  struct Opt { uint8_t k[3]; int v, loss; };
   Opt opts[kColours][125];
   int nopt[kColours];
   for (int c = 0; c < kColours; ++c) {
@@ -64,8 +75,6 @@ int Game::payments(const State& s, Payment* out) const {
         }
   }
   int count = 0;
-  uint8_t keys[kMaxPayments][16];
-  uint8_t order[kMaxPayments];
   // Prunes that drop no minimal choice (values only grow as colours are added): a partial sum
   // that the remaining colours' best cannot lift to X, or one that already stays >= X without
   // one card of a colour used so far.
@@ -91,29 +100,54 @@ int Game::payments(const State& s, Payment* out) const {
           bool minimal = true;
           for (int c = 0; c < kColours; ++c) minimal &= V - o[c]->loss < X;
           if (!minimal || count >= kMaxPayments) continue;
-          uint8_t* cc = out[count].c;
-          for (int c = 0; c < kColours; ++c)
-            for (int t = 0; t < 3; ++t) cc[3 * c + t] = o[c]->k[t];
-          text_key(cc, keys[count]);
-          order[count] = (uint8_t)count;
+          emit(count, o);
           ++count;
         }
       }
     }
   }
-  // Byte order as memcmp, two big-endian words at a time (no libc call per comparison).
-  uint64_t hi[kMaxPayments], lo[kMaxPayments];
-  for (int i = 0; i < count; ++i) {
-    std::memcpy(&hi[i], keys[i], 8);
-    std::memcpy(&lo[i], keys[i] + 8, 8);
-    hi[i] = __builtin_bswap64(hi[i]);
-    lo[i] = __builtin_bswap64(lo[i]);
-  }
-  std::sort(order, order + count, [&](uint8_t a, uint8_t b) { return hi[a] != hi[b] ? hi[a] < hi[b] : lo[a] < lo[b]; });
-  Payment sorted[kMaxPayments];
-  for (int i = 0; i < count; ++i) sorted[i] = out[order[i]];
-  std::memcpy(out, sorted, sizeof(Payment) * count);
   return count;
+}
+
+static void fill(Payment& pay, const Opt* const* o) {
+  for (int c = 0; c < kColours; ++c)
+    for (int t = 0; t < 3; ++t) pay.c[3 * c + t] = o[c]->k[t];
+}
+
+int Game::payments(const State& s, Payment* out) const {
+  if (s.phase != P_PAY) return 0;
+  Payment found[kMaxPayments];
+  uint64_t key[kMaxPayments];
+  uint8_t order[kMaxPayments];
+  const int count = minimal_payments(s, [&](int i, const Opt* const* o) {
+    fill(found[i], o);
+    key[i] = text_key(found[i].c);
+    order[i] = (uint8_t)i;
+  });
+  std::sort(order, order + count, [&](uint8_t a, uint8_t b) { return key[a] < key[b]; });
+  for (int i = 0; i < count; ++i) out[i] = found[order[i]];
+  return count;
+}
+
+int Game::payment_count(const State& s) const {
+  return s.phase == P_PAY ? minimal_payments(s, [](int, const Opt* const*) {}) : 0;
+}
+
+bool Game::payment_at(const State& s, int index, Payment& out) const {
+  if (s.phase != P_PAY || index < 0) return false;
+  Payment found[kMaxPayments];
+  uint64_t key[kMaxPayments], kth[kMaxPayments];
+  const int count = minimal_payments(s, [&](int i, const Opt* const* o) {
+    fill(found[i], o);
+    kth[i] = key[i] = text_key(found[i].c);
+  });
+  if (index >= count) return false;
+  // Different multisets have different texts, so the keys are distinct: the index-th in
+  // canonical order is the one whose key is the index-th smallest.
+  std::nth_element(kth, kth + index, kth + count);
+  for (int i = 0; i < count; ++i)
+    if (key[i] == kth[index]) out = found[i];
+  return true;
 }
 
 // ---- construction and setup ------------------------------------------------------------

@@ -76,6 +76,8 @@ class Game {
   // Money helpers (public for notation, bindings and tests).
   static int value(const uint8_t* counts);        // Craftsmen spec 7.1, colour sets included
   int payments(const State& s, Payment* out) const;  // the pending PAY decision's list, canonical
+  int payment_count(const State& s) const;  // its length, without ordering it
+  bool payment_at(const State& s, int index, Payment& out) const;  // its index-th; false: none
   int hand_size(const State& s, int seat) const;
   int supply_of(const State& s, int seat) const { return s.seat[seat].supply; }
 

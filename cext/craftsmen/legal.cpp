@@ -167,8 +167,7 @@ void Game::legal_moves(const State& s, MoveList& out) const {
       return;
     }
     case P_PAY: {
-      Payment pays[kMaxPayments];
-      const int c = payments(s, pays);
+      const int c = payment_count(s);  // a PAY move is an index: the list itself is not needed
       for (int i = 0; i < c; ++i) out.push(mk(PAY, i));
       return;
     }
