@@ -1,6 +1,9 @@
 // Bit helpers shared by the rulesets.
 #pragma once
 #include <cstdint>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 namespace atelier {
 
@@ -40,5 +43,21 @@ inline uint64_t bytes_equal(uint64_t x, uint8_t v) {
 }
 // How many bytes a bytes_equal mask marks (at most 8: the byte sum cannot overflow).
 inline int count_marked(uint64_t m) { return (int)(((m >> 7) * 0x0101010101010101ULL) >> 56); }
+
+// Bit i set for each of the 64 bytes p[0..63] with (p[i] & keep) == v: with SSE2 (every x86-64)
+// four compares and byte masks, about a dozen instructions, instead of a 64-step loop.
+inline uint64_t bytes_match64(const uint8_t* p, uint8_t keep, uint8_t v) {
+  uint64_t m = 0;
+#ifdef __SSE2__
+  const __m128i k = _mm_set1_epi8((char)keep), w = _mm_set1_epi8((char)v);
+  for (int i = 0; i < 4; ++i) {
+    const __m128i x = _mm_and_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i)), k);
+    m |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, w)) << (16 * i);
+  }
+#else
+  for (int i = 0; i < 64; ++i) m |= (uint64_t)((p[i] & keep) == v) << i;
+#endif
+  return m;
+}
 
 }  // namespace atelier

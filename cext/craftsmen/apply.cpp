@@ -51,14 +51,18 @@ void Rules::place_in_row(State& s, int p, int b, int side) const {
 
 // Spec 9.3 step 4 (A21): a complete production line for each unclaimed final good.
 void Rules::take_bonus_tokens(State& s, int p) const {
+  const uint8_t want = (uint8_t)(B_ROW | p);
+  const uint64_t row = cards_at(s, want);
   bool has[kProducts] = {};
-  for (int b = 0; b < kBuildings; ++b)
-    if (in_row(s, p, b) && ed.b[b].tier <= BASIC) has[ed.b[b].output] = true;
+  for (unsigned m = mills_at(s, want); m; m &= m - 1) has[ed.b[lsb64(m)].output] = true;
+  for (uint64_t m = row & ((1ULL << kExtBit) - 1); m; m &= m - 1) has[ed.b[kFirstBasic + lsb64(m)].output] = true;
   bool semi[kProducts] = {};
-  for (int b = kFirstExtended; b < kFirstAdvanced; ++b)
-    if (in_row(s, p, b) && has[ed.b[b].inputs[0]]) semi[ed.b[b].output] = true;
-  for (int b = kFirstAdvanced; b < kBuildings; ++b) {
-    if (!in_row(s, p, b)) continue;
+  for (uint64_t m = (row >> kExtBit) & ((1ULL << kExtended) - 1); m; m &= m - 1) {
+    const int b = kFirstExtended + lsb64(m);
+    if (has[ed.b[b].inputs[0]]) semi[ed.b[b].output] = true;
+  }
+  for (uint64_t m = row >> kAdvBit; m; m &= m - 1) {
+    const int b = kFirstAdvanced + lsb64(m);
     const int f = ed.b[b].output - kRaw - kSemi;
     if (!(s.bonus_unclaimed & (1u << f))) continue;
     bool ok = true;
@@ -75,14 +79,13 @@ void Rules::take_bonus_tokens(State& s, int p) const {
 
 static int pool_cards(const State& s, int* pool) {
   int c = 0;
-  for (int b = kFirstBasic; b < kBuildings; ++b)
-    if (s.bloc[b] == B_POOL) pool[c++] = b;
+  for (uint64_t m = Rules::cards_at(s, B_POOL); m; m &= m - 1) pool[c++] = kFirstBasic + lsb64(m);
   return c;
 }
 
 static int faceup_by_rank(const State& s, int rank) {
-  for (int b = kFirstBasic; b < kBuildings; ++b)
-    if (s.bloc[b] == B_FACEUP && rank-- == 0) return b;
+  for (uint64_t m = Rules::cards_at(s, B_FACEUP); m; m &= m - 1)
+    if (rank-- == 0) return kFirstBasic + lsb64(m);
   return -1;
 }
 
@@ -328,7 +331,7 @@ void Game::transition(State& s, Move m, const Payment* listed) const {
       }
       break;
     case P_KEEP: {
-      int pool[8];
+      int pool[8] = {};  // a legal KEEP_LOOK names pool cards; zeros keep the compiler sure of it
       const int c = pool_cards(s, pool);
       const int i = a & 7, j = a >> 3;
       s.bloc[pool[i]] = B_FACEUP;

@@ -34,25 +34,32 @@ void Rules::deliver(State& s, int x) const {
 
 // The known card a building draw takes now (top first, else bottom when every segment is
 // empty), -1 when a segment must be drawn from, -2 when the deck is empty.
-static int known_draw(const State& s, int t) {
-  int top = -1, bottom = -1;
-  bool seg = false;
-  for (int b = Rules::first(t); b < Rules::last(t); ++b) {
-    const uint8_t k = s.bloc[b] & 0xF0;
-    if (k == B_TOP && (top < 0 || s.bpos[b] < s.bpos[top])) top = b;
-    if (k == B_BOTTOM && (bottom < 0 || s.bpos[b] < s.bpos[bottom])) bottom = b;
-    seg |= k == B_SEG;
+// The card of the set (bits b - first) with the lowest bpos, the lowest b on a tie; -1 if none.
+static int lowest_pos(const State& s, uint64_t set, int first) {
+  int best = -1;
+  for (; set; set &= set - 1) {
+    const int b = first + lsb64(set);
+    if (best < 0 || s.bpos[b] < s.bpos[best]) best = b;
   }
+  return best;
+}
+
+static int known_draw(const State& s, int t) {
+  const int top = lowest_pos(s, Rules::tier_at(s, t, B_TOP, 0xF0), Rules::first(t));
   if (top >= 0) return top;
-  if (seg) return -1;
+  if (Rules::tier_at(s, t, B_SEG, 0xF0)) return -1;
+  const int bottom = lowest_pos(s, Rules::tier_at(s, t, B_BOTTOM, 0xF0), Rules::first(t));
   return bottom >= 0 ? bottom : -2;
 }
 
 // The first non-empty segment of tier t (0 or 1), or -1.
 static int first_segment(const State& s, int t) {
+  if (Rules::tier_at(s, t, B_SEG | 0)) return 0;  // the usual case: no lower segment exists
   int best = -1;
-  for (int b = Rules::first(t); b < Rules::last(t); ++b)
-    if ((s.bloc[b] & 0xF0) == B_SEG && (best < 0 || (s.bloc[b] & 0xF) < best)) best = s.bloc[b] & 0xF;
+  for (uint64_t m = Rules::tier_at(s, t, B_SEG, 0xF0); m; m &= m - 1) {
+    const int b = Rules::first(t) + lsb64(m);
+    if (best < 0 || (s.bloc[b] & 0xF) < best) best = s.bloc[b] & 0xF;
+  }
   return best;
 }
 
@@ -118,11 +125,11 @@ void Game::sample(State& s, Rng& rng) const {
     while (r >= s.money[M_DECK][k]) r -= s.money[M_DECK][k++];
     m = mk(DRAW, k);
   } else {
+    // The r-th card of the first segment in edition order, as the list of them would give.
     const int seg = first_segment(s, s.ch_src);
-    int cand[kBuildings], c = 0;
-    for (int b = Rules::first(s.ch_src); b < Rules::last(s.ch_src); ++b)
-      if (s.bloc[b] == (B_SEG | seg)) cand[c++] = b;
-    m = mk(DRAW, 16 + cand[rng.below((uint32_t)c)]);
+    uint64_t cand = Rules::tier_at(s, s.ch_src, (uint8_t)(B_SEG | seg));
+    for (uint32_t r = rng.below((uint32_t)popcount64(cand)); r > 0; --r) cand &= cand - 1;
+    m = mk(DRAW, 16 + Rules::first(s.ch_src) + lsb64(cand));
   }
   draw(s, m);
   if (Know) know_buildings(s, n_);

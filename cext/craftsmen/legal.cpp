@@ -151,8 +151,8 @@ void Game::legal_moves(const State& s, MoveList& out) const {
       const int v = R.hand_value(s, p);
       const bool priv = R.priv_available(s) || s.priv_used;  // A17: a used privilege covers both
       const int ends[2] = {R.row_end(s, p, 0), R.row_end(s, p, 1)};
-      for (int b = kFirstBasic; b < kBuildings; ++b) {
-        if (s.bloc[b] != (B_HAND | p)) continue;
+      for (uint64_t m = R.cards_at(s, (uint8_t)(B_HAND | p)); m; m &= m - 1) {
+        const int b = kFirstBasic + lsb64(m);
         if (s.build_cost + ed_.c.build_cost[ed_.b[b].tier] > v) continue;
         for (int side = 0; side < 2; ++side) {
           const BuildingData &nb = ed_.b[b], &e = ed_.b[ends[side]];
@@ -178,18 +178,16 @@ void Game::legal_moves(const State& s, MoveList& out) const {
         for (int t = BASIC; t <= ADVANCED; ++t)
           if (!R.deck_empty(s, t)) out.push(mk(LOOK, t));
       if (s.phase != P_NOTARY3) {
-        for (int b = kFirstBasic; b < kBuildings; ++b) {
-          if (s.bloc[b] != B_FACEUP) continue;
+        const uint64_t faceup = R.cards_at(s, B_FACEUP);
+        for (uint64_t m = faceup; m; m &= m - 1) {
+          const int b = kFirstBasic + lsb64(m);
           const unsigned mask = (1u << ed_.b[b].top) | (1u << ed_.b[b].bottom);
           if (R.colour_value(s, p, mask) >= ed_.c.buy_price[ed_.b[b].tier]) out.push(mk(BUY, b));
         }
         const int v = R.hand_value(s, p);
-        int rank = 0;
-        for (int b = kFirstBasic; b < kBuildings; ++b) {
-          if (s.bloc[b] != B_FACEUP) continue;
+        const int ranks = popcount64(faceup);
+        for (int rank = 0; rank < ranks; ++rank)
           for (int x = ed_.c.min_bid; x <= v && x <= 64; ++x) out.push(auction_move(rank, x));
-          ++rank;
-        }
         out.push(mk(SKIP));
       } else {
         out.push(mk(DONE));
@@ -204,8 +202,7 @@ void Game::legal_moves(const State& s, MoveList& out) const {
       return;
     }
     case P_KEEP: {
-      int c = 0;
-      for (int b = kFirstBasic; b < kBuildings; ++b) c += s.bloc[b] == B_POOL;
+      const int c = popcount64(R.cards_at(s, B_POOL));
       if (c == 1) out.push(mk(KEEP_LOOK, 0 | (7 << 3)));
       else if (c == 2) out.push(mk(KEEP_LOOK, 0 | (1 << 3)));
       else
@@ -214,22 +211,25 @@ void Game::legal_moves(const State& s, MoveList& out) const {
       return;
     }
     case P_RETURN:
-      for (int b = kFirstBasic; b < kBuildings; ++b)
-        if (s.bloc[b] == B_POOL) {
-          out.push(mk(RETURN, b));
-          out.push(mk(RETURN, b | (1 << 7)));
-        }
+      for (uint64_t m = R.cards_at(s, B_POOL); m; m &= m - 1) {
+        const int b = kFirstBasic + lsb64(m);
+        out.push(mk(RETURN, b));
+        out.push(mk(RETURN, b | (1 << 7)));
+      }
       return;
     case P_MERCH: {
       const bool can_pay = R.hand(s, p) > 0 || (R.priv_available(s) && st.market > 0);
-      if (st.supply >= 1 && can_pay)
+      if (st.supply >= 1 && can_pay) {
+        const uint64_t adv = R.cards_at(s, (uint8_t)(B_ROW | p)) >> R.kAdvBit;  // p's advanced cards
         for (int w = 0; w < kWarehouseGoods; ++w) {
           const uint8_t bot = s.warehouse[w][0];
           if (bot == 0 || bot == 2 + p) continue;
-          for (int b = kFirstAdvanced; b < kBuildings; ++b)
-            if (R.in_row(s, p, b) && R.empty_icon(s, b, ed_.warehouse_product[w]) >= 0)
-              out.push(mk(PURCHASE, b | (w << 7)));
+          for (uint64_t m = adv; m; m &= m - 1) {
+            const int b = kFirstAdvanced + lsb64(m);
+            if (R.empty_icon(s, b, ed_.warehouse_product[w]) >= 0) out.push(mk(PURCHASE, b | (w << 7)));
+          }
         }
+      }
       out.push(mk(SKIP));
       return;
     }
@@ -264,14 +264,14 @@ void Game::legal_moves(const State& s, MoveList& out) const {
       if (s.raws_left) {
         const int prod = s.raw_product;
         if (st.market < ed_.c.market_max) out.push(mk(SEND_MARKET));
-        for (int b = kFirstExtended; b < kBuildings; ++b) {
-          if (!R.in_row(s, p, b)) continue;
+        for (uint64_t m = R.cards_at(s, (uint8_t)(B_ROW | p)) >> R.kExtBit; m; m &= m - 1) {
+          const int b = kFirstExtended + lsb64(m);
           const int i = R.empty_icon(s, b, prod);
           if (i >= 0) out.push(mk(SEND_ICON, b | (i << 7)));
         }
       } else {
-        for (int b = kFirstAdvanced; b < kBuildings; ++b) {
-          if (!R.in_row(s, p, b)) continue;
+        for (uint64_t m = R.cards_at(s, (uint8_t)(B_ROW | p)) >> R.kAdvBit; m; m &= m - 1) {
+          const int b = kFirstAdvanced + lsb64(m);
           const int i = R.empty_icon(s, b, s.good);
           if (i >= 0) out.push(mk(SEND_ICON, b | (i << 7)));
         }
