@@ -336,7 +336,7 @@ void Game::transition(State& s, Move m, const Payment* listed) const {
       const int i = a & 7, j = a >> 3;
       s.bloc[pool[i]] = B_FACEUP;
       if (j != 7) s.bloc[pool[j]] = B_FACEUP;
-      know_look_returns(s, n_, p);
+      if (Know) know_look_returns(s, n_, p);  // bknow, which a playout does not keep
       s.returns_left = (uint8_t)(c - (j == 7 ? 1 : 2));
       s.phase = s.returns_left ? P_RETURN : P_RUN;
       if (!s.returns_left) R.after(s, A_NOTARY_DONE);
