@@ -34,9 +34,13 @@ int Game::hand_size(const State& s, int seat) const { return Rules::hand(s, seat
 static uint64_t text_key(const uint8_t* c) {
   static const uint8_t item[kMoneyTypes] = {9, 10, 11, 5, 6, 7, 1, 2, 3, 13, 14, 15};
   uint64_t key = 0;
-  int shift = 60;
-  for (int t = 0; t < kMoneyTypes; ++t)
-    for (int i = 0; i < c[t] && shift >= 0; ++i, shift -= 4) key |= (uint64_t)item[t] << shift;
+  int used = 0;  // nibbles filled
+  for (int t = 0; t < kMoneyTypes; ++t) {
+    const int k = std::min(16 - used, (int)c[t]);
+    if (k == 0) continue;
+    used += k;  // k copies of the item at once: a run of k one-nibbles times the item
+    key |= (item[t] * (0x1111111111111111ULL >> (64 - 4 * k))) << (64 - 4 * used);
+  }
   return key;
 }
 
