@@ -16,13 +16,14 @@ struct Rules {
   explicit Rules(const Game& game) : g(game), ed(game.ed_), n(game.n_) {}
 
   // ---- queries ---------------------------------------------------------------------------
-  // Sum of the 12 counters of a money place (each <= 48, so no byte overflows the SWAR sum).
+  // Sum of the 12 counters of a money place: the last four added onto the first four, then one
+  // multiply sums the eight bytes (a place holds at most 48 cards, so no byte lane carries).
   static int place_count(const State& s, int place) {
     uint64_t a;
     uint32_t b;
     std::memcpy(&a, s.money[place], 8);
     std::memcpy(&b, s.money[place] + 8, 4);
-    return (int)(((a * 0x0101010101010101ULL) >> 56) + ((b * 0x01010101u) >> 24));
+    return (int)(((a + b) * 0x0101010101010101ULL) >> 56);
   }
   static int hand(const State& s, int p) { return place_count(s, M_HAND0 + p); }
   // Where the cards are, as bit sets (one SSE2 compare per 16 cards, not a 70-step loop; a bit
