@@ -346,8 +346,8 @@ void Rules::year_end(State& s) const {
   // 2. Town growth (A22).
   for (int q = 0; q < n; ++q) {
     int halves[kColours] = {};
-    for (int b = 0; b < kBuildings; ++b)
-      if (in_row(s, q, b)) ++halves[ed.b[b].top], ++halves[ed.b[b].bottom];
+    uint8_t row[kBuildings];
+    for (int i = 0, c = row_cards(s, q, row); i < c; ++i) ++halves[ed.b[row[i]].top], ++halves[ed.b[row[i]].bottom];
     const int sets = *std::min_element(halves, halves + kColours);
     s.seat[q].ap = (int16_t)(s.seat[q].ap + sets * ed.c.colour_set_ap);
   }
