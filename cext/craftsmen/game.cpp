@@ -13,9 +13,35 @@ namespace atelier::craftsmen {
 // ---- money (Craftsmen spec 7.1) ----------------------------------------------------------------------
 
 // One colour's part: a 1s, b 2s and d 3s of that colour.
-static inline int colour_value(int a, int b, int d) {
+static constexpr int colour_value(int a, int b, int d) {
   const int k = a + b + d, sum = a + 2 * b + 3 * d;
   return k <= 1 ? sum : std::max(sum, 5 * (k - 1));
+}
+
+// A colour part's value and its smallest loss from removing one card (1 << 20 when it has none:
+// no constraint), which a payment decision needs for every part of the hand it enumerates.
+struct PartValue { int v, loss; };
+static constexpr PartValue part_value_of(int a, int b, int d) {
+  const int v = colour_value(a, b, d);
+  int loss = 1 << 20;
+  if (a) loss = std::min(loss, v - colour_value(a - 1, b, d));
+  if (b) loss = std::min(loss, v - colour_value(a, b - 1, d));
+  if (d) loss = std::min(loss, v - colour_value(a, b, d - 1));
+  return {v, loss};
+}
+// Read from a table built at compile time for up to 7 cards of each value (a hand holds at most
+// 10 cards, and an edition rarely has more than 7 of a type), computed beyond it.
+struct PartTable {
+  PartValue at[8][8][8];
+  constexpr PartTable() : at() {
+    for (int a = 0; a < 8; ++a)
+      for (int b = 0; b < 8; ++b)
+        for (int d = 0; d < 8; ++d) at[a][b][d] = part_value_of(a, b, d);
+  }
+};
+static constexpr PartTable kParts;
+static inline PartValue part_value(int a, int b, int d) {
+  return (a | b | d) < 8 ? kParts.at[a][b][d] : part_value_of(a, b, d);
 }
 
 int Game::value(const uint8_t* c) {
@@ -71,11 +97,8 @@ static int minimal_payments(const State& s, Emit&& emit) {
           if (nopt[c] >= 125) break;
           Opt& o = opts[c][nopt[c]++];
           o.k[0] = (uint8_t)a, o.k[1] = (uint8_t)b, o.k[2] = (uint8_t)d;
-          o.v = colour_value(a, b, d);
-          o.loss = 1 << 20;  // no card: no constraint
-          if (a) o.loss = std::min(o.loss, o.v - colour_value(a - 1, b, d));
-          if (b) o.loss = std::min(o.loss, o.v - colour_value(a, b - 1, d));
-          if (d) o.loss = std::min(o.loss, o.v - colour_value(a, b, d - 1));
+          const PartValue pv = part_value(a, b, d);
+          o.v = pv.v, o.loss = pv.loss;
         }
   }
   int count = 0;
