@@ -12,38 +12,38 @@ static bool same_pair(const BuildingData& a, const BuildingData& b) {
 
 void Rules::wp_uses(const State& s, int p, bool produce2, MoveList& out) const {
   const Seat& st = s.seat[p];
-  uint8_t row[kBuildings];
-  const int nrow = row_cards(s, p, row);
+  // p's row as two bit sets in edition order: the producers (mills and basic cards, bit b) and
+  // the extended and advanced cards (bit b - kFirstExtended), the only ones with inputs (edition
+  // check).
+  const uint8_t want = (uint8_t)(B_ROW | p);
+  const uint64_t cards = cards_at(s, want);
+  const uint64_t producers = mills_at(s, want) | ((cards & ((1ULL << kExtBit) - 1)) << kFirstBasic);
+  const uint64_t makers = cards >> kExtBit;
   // Empty icons per raw over the row: the destinations of a produced raw (A9).
   int room[kRaw] = {};
-  for (int i = 0; i < nrow; ++i) {
-    const BuildingData& d = ed.b[row[i]];
+  for (uint64_t m = makers; m; m &= m - 1) {
+    const int b = kFirstExtended + lsb64(m);
+    const BuildingData& d = ed.b[b];
     for (int k = 0; k < d.ninputs; ++k)
-      if (d.inputs[k] < kRaw && !(s.bfill[row[i]] & (1u << k))) ++room[d.inputs[k]];
+      if (d.inputs[k] < kRaw && !(s.bfill[b] & (1u << k))) ++room[d.inputs[k]];
   }
   const int market_room = ed.c.market_max - st.market;
-  int first_ext = nrow;  // row[] is in edition order: producers come first
-  for (int i = 0; i < nrow; ++i)
-    if (row[i] >= kFirstExtended) {
-      first_ext = i;
-      break;
-    }
   if (st.supply >= 1)
-    for (int i = 0; i < first_ext; ++i)
-      if (room[ed.b[row[i]].output] + market_room >= 1) out.push(mk(PRODUCE, row[i]));
+    for (uint64_t m = producers; m; m &= m - 1)
+      if (room[ed.b[lsb64(m)].output] + market_room >= 1) out.push(mk(PRODUCE, lsb64(m)));
   if (produce2 && st.supply >= 2)
-    for (int i = 0; i < first_ext; ++i)
-      if (room[ed.b[row[i]].output] + market_room >= 2) out.push(mk(PRODUCE2, row[i]));
+    for (uint64_t m = producers; m; m &= m - 1)
+      if (room[ed.b[lsb64(m)].output] + market_room >= 2) out.push(mk(PRODUCE2, lsb64(m)));
   // TRADE: a market cube onto any empty raw icon, one move per (card, distinct raw).
   if (st.market)
-    for (int i = first_ext; i < nrow; ++i) {
-      const int b = row[i];
+    for (uint64_t m = makers; m; m &= m - 1) {
+      const int b = kFirstExtended + lsb64(m);
       const BuildingData& d = ed.b[b];
       for (int k = 0; k < d.ninputs; ++k)
         if (d.inputs[k] < kRaw && empty_icon(s, b, d.inputs[k]) == k) out.push(mk(TRADE, b | (k << 7)));
     }
-  for (int i = first_ext; i < nrow; ++i)
-    if (full(s, row[i])) out.push(mk(MAKE, row[i]));
+  for (uint64_t m = makers; m; m &= m - 1)
+    if (full(s, kFirstExtended + lsb64(m))) out.push(mk(MAKE, kFirstExtended + lsb64(m)));
 }
 
 bool Rules::any_wp_use(const State& s, int p) const {
