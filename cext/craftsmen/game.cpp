@@ -50,6 +50,13 @@ int Game::value(const uint8_t* c) {
   return v;
 }
 
+int Game::value(const uint8_t* c, unsigned colours) {
+  int v = 0;
+  for (int col = 0; col < kColours; ++col)
+    if (colours & (1u << col)) v += colour_value(c[3 * col], c[3 * col + 1], c[3 * col + 2]);
+  return v;
+}
+
 int Game::hand_size(const State& s, int seat) const { return Rules::hand(s, seat); }
 
 // Canonical text order of multisets (Craftsmen §23): the text lists items in colour order P, G, B,

@@ -75,6 +75,7 @@ class Game {
 
   // Money helpers (public for notation, bindings and tests).
   static int value(const uint8_t* counts);        // Craftsmen spec 7.1, colour sets included
+  static int value(const uint8_t* counts, unsigned colours);  // the colours in the mask (bit c) only
   int payments(const State& s, Payment* out) const;  // the pending PAY decision's list, canonical
   int payment_count(const State& s) const;  // its length, without ordering it
   bool payment_at(const State& s, int index, Payment& out) const;  // its index-th; false: none

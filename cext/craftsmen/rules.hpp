@@ -47,12 +47,7 @@ struct Rules {
     return c;
   }
   static int hand_value(const State& s, int p) { return Game::value(s.money[M_HAND0 + p]); }
-  static int colour_value(const State& s, int p, unsigned mask) {
-    uint8_t c[kMoneyTypes] = {};
-    for (int k = 0; k < kMoneyTypes; ++k)
-      if (mask & (1u << (k / kValues))) c[k] = s.money[M_HAND0 + p][k];
-    return Game::value(c);
-  }
+  static int colour_value(const State& s, int p, unsigned mask) { return Game::value(s.money[M_HAND0 + p], mask); }
   int wp(const State& s) const { return ed.c.wp[(s.year - 1) % 3]; }
   int spaces() const { return n == 2 ? 2 : 3; }
   int per_player_cap() const { return n == 2 ? ed.c.per_player_per_guild_2p : ed.c.per_player_per_guild; }
