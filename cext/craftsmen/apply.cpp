@@ -331,7 +331,7 @@ void Game::transition(State& s, Move m, const Payment* listed) const {
       }
       break;
     case P_KEEP: {
-      int pool[8] = {};  // a legal KEEP_LOOK names pool cards; zeros keep the compiler sure of it
+      int pool[8] = {};  // a legal KEEP_LOOK names pool cards; zeroed so no path reads garbage
       const int c = pool_cards(s, pool);
       const int i = a & 7, j = a >> 3;
       s.bloc[pool[i]] = B_FACEUP;

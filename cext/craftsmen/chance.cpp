@@ -54,7 +54,7 @@ static int known_draw(const State& s, int t) {
 
 // The first non-empty segment of tier t (0 or 1), or -1.
 static int first_segment(const State& s, int t) {
-  if (Rules::tier_at(s, t, B_SEG | 0)) return 0;  // the usual case: no lower segment exists
+  if (Rules::tier_at(s, t, B_SEG | 0)) return 0;  // the usual case, and no segment is lower
   int best = -1;
   for (uint64_t m = Rules::tier_at(s, t, B_SEG, 0xF0); m; m &= m - 1) {
     const int b = Rules::first(t) + lsb64(m);

@@ -29,8 +29,8 @@ static constexpr PartValue part_value_of(int a, int b, int d) {
   if (d) loss = std::min(loss, v - colour_value(a, b, d - 1));
   return {v, loss};
 }
-// Read from a table built at compile time for up to 7 cards of each value (a hand holds at most
-// 10 cards, and an edition rarely has more than 7 of a type), computed beyond it.
+// Read from a table built at compile time for up to 7 cards of each value (a payment enumerates
+// every part of the hand, twice per PAY decision in a playout); computed beyond it.
 struct PartTable {
   PartValue at[8][8][8];
   constexpr PartTable() : at() {
@@ -84,8 +84,8 @@ struct Opt { uint8_t k[3]; int v, loss; };
 }  // namespace
 
 // The pending PAY decision's minimal payments, unordered: emit(i, o) for the i-th found, o[c]
-// its colour c part; returns their number (at most kMaxPayments). payments() orders them; legal_moves only
-// needs their number, and a PAY move only its own.
+// its colour c part; returns their number (at most kMaxPayments). payments() orders them;
+// legal_moves only needs their number, and a PAY move only its own.
 template <class Emit>
 static int minimal_payments(const State& s, Emit&& emit) {
   const uint8_t* h = s.money[M_HAND0 + s.pay_seat];

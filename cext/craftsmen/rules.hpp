@@ -36,7 +36,8 @@ struct Rules {
   static uint64_t tier_at(const State& s, int t, uint8_t v, uint8_t keep = 0xFF) {
     if (t == MILL) return bytes_match64(s.bloc, keep, v) & 0x3F;
     const uint64_t m = bytes_match64(s.bloc + kFirstBasic, keep, v);
-    return t == BASIC ? m & ((1ULL << kExtBit) - 1) : t == EXTENDED ? (m >> kExtBit) & ((1ULL << kBasic) - 1) : m >> kAdvBit;
+    if (t == BASIC) return m & ((1ULL << kExtBit) - 1);
+    return t == EXTENDED ? (m >> kExtBit) & ((1ULL << kExtended) - 1) : m >> kAdvBit;
   }
   // The cards of p's row (edition order); returns their number.
   static int row_cards(const State& s, int p, uint8_t* out) {
