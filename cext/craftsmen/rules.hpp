@@ -32,6 +32,9 @@ struct Rules {
   static uint64_t cards_at(const State& s, uint8_t loc) { return bytes_match64(s.bloc + kFirstBasic, 0xFF, loc); }
   static unsigned mills_at(const State& s, uint8_t loc) { return (unsigned)bytes_match64(s.bloc, 0xFF, loc) & 0x3F; }
   static constexpr int kExtBit = kFirstExtended - kFirstBasic, kAdvBit = kFirstAdvanced - kFirstBasic;
+  // The two reads above are exactly in bounds: 64 bytes from the first basic card end at the last
+  // building, and the mills are the first six of the 64 bytes from 0.
+  static_assert(kBuildings - kFirstBasic == 64 && kMills == 6, "cards_at / mills_at read 64 location bytes");
   // Bit b - first(t) for each card b of tier t whose location byte, masked by keep, is v.
   static uint64_t tier_at(const State& s, int t, uint8_t v, uint8_t keep = 0xFF) {
     if (t == MILL) return bytes_match64(s.bloc, keep, v) & 0x3F;
