@@ -55,13 +55,13 @@ void Rules::take_bonus_tokens(State& s, int p) const {
   const uint64_t row = cards_at(s, want);
   bool has[kProducts] = {};
   for (unsigned m = mills_at(s, want); m; m &= m - 1) has[ed.b[lsb64(m)].output] = true;
-  for (uint64_t m = row & ((1ULL << kExtBit) - 1); m; m &= m - 1) has[ed.b[kFirstBasic + lsb64(m)].output] = true;
+  for (uint64_t m = tier_of(row, BASIC); m; m &= m - 1) has[ed.b[kFirstBasic + lsb64(m)].output] = true;
   bool semi[kProducts] = {};
-  for (uint64_t m = (row >> kExtBit) & ((1ULL << kExtended) - 1); m; m &= m - 1) {
+  for (uint64_t m = tier_of(row, EXTENDED); m; m &= m - 1) {
     const int b = kFirstExtended + lsb64(m);
     if (has[ed.b[b].inputs[0]]) semi[ed.b[b].output] = true;
   }
-  for (uint64_t m = row >> kAdvBit; m; m &= m - 1) {
+  for (uint64_t m = tier_of(row, ADVANCED); m; m &= m - 1) {
     const int b = kFirstAdvanced + lsb64(m);
     const int f = ed.b[b].output - kRaw - kSemi;
     if (!(s.bonus_unclaimed & (1u << f))) continue;

@@ -17,7 +17,7 @@ void Rules::wp_uses(const State& s, int p, bool produce2, MoveList& out) const {
   // check).
   const uint8_t want = (uint8_t)(B_ROW | p);
   const uint64_t cards = cards_at(s, want);
-  const uint64_t producers = mills_at(s, want) | ((cards & ((1ULL << kExtBit) - 1)) << kFirstBasic);
+  const uint64_t producers = mills_at(s, want) | (tier_of(cards, BASIC) << kFirstBasic);
   const uint64_t makers = cards >> kExtBit;
   // Empty icons per raw over the row: the destinations of a produced raw (A9).
   int room[kRaw] = {};
@@ -220,7 +220,7 @@ void Game::legal_moves(const State& s, MoveList& out) const {
     case P_MERCH: {
       const bool can_pay = R.hand(s, p) > 0 || (R.priv_available(s) && st.market > 0);
       if (st.supply >= 1 && can_pay) {
-        const uint64_t adv = R.cards_at(s, (uint8_t)(B_ROW | p)) >> R.kAdvBit;  // p's advanced cards
+        const uint64_t adv = R.tier_at(s, ADVANCED, (uint8_t)(B_ROW | p));  // p's advanced cards
         for (int w = 0; w < kWarehouseGoods; ++w) {
           const uint8_t bot = s.warehouse[w][0];
           if (bot == 0 || bot == 2 + p) continue;
@@ -264,13 +264,14 @@ void Game::legal_moves(const State& s, MoveList& out) const {
       if (s.raws_left) {
         const int prod = s.raw_product;
         if (st.market < ed_.c.market_max) out.push(mk(SEND_MARKET));
+        // A raw good may go to an extended or an advanced building: both tiers, bits from kExtBit up.
         for (uint64_t m = R.cards_at(s, (uint8_t)(B_ROW | p)) >> R.kExtBit; m; m &= m - 1) {
           const int b = kFirstExtended + lsb64(m);
           const int i = R.empty_icon(s, b, prod);
           if (i >= 0) out.push(mk(SEND_ICON, b | (i << 7)));
         }
       } else {
-        for (uint64_t m = R.cards_at(s, (uint8_t)(B_ROW | p)) >> R.kAdvBit; m; m &= m - 1) {
+        for (uint64_t m = R.tier_at(s, ADVANCED, (uint8_t)(B_ROW | p)); m; m &= m - 1) {
           const int b = kFirstAdvanced + lsb64(m);
           const int i = R.empty_icon(s, b, s.good);
           if (i >= 0) out.push(mk(SEND_ICON, b | (i << 7)));

@@ -35,12 +35,15 @@ struct Rules {
   // The two reads above are exactly in bounds: 64 bytes from the first basic card end at the last
   // building, and the mills are the first six of the 64 bytes from 0.
   static_assert(kBuildings - kFirstBasic == 64 && kMills == 6, "cards_at / mills_at read 64 location bytes");
+  // Tier t's slice (t not MILL) of a cards_at set: bit b - first(t) for each of its cards.
+  static uint64_t tier_of(uint64_t cards, int t) {
+    if (t == BASIC) return cards & ((1ULL << kExtBit) - 1);
+    return t == EXTENDED ? (cards >> kExtBit) & ((1ULL << kExtended) - 1) : cards >> kAdvBit;
+  }
   // Bit b - first(t) for each card b of tier t whose location byte, masked by keep, is v.
   static uint64_t tier_at(const State& s, int t, uint8_t v, uint8_t keep = 0xFF) {
     if (t == MILL) return bytes_match64(s.bloc, keep, v) & 0x3F;
-    const uint64_t m = bytes_match64(s.bloc + kFirstBasic, keep, v);
-    if (t == BASIC) return m & ((1ULL << kExtBit) - 1);
-    return t == EXTENDED ? (m >> kExtBit) & ((1ULL << kExtended) - 1) : m >> kAdvBit;
+    return tier_of(bytes_match64(s.bloc + kFirstBasic, keep, v), t);
   }
   // The cards of p's row (edition order); returns their number.
   static int row_cards(const State& s, int p, uint8_t* out) {
