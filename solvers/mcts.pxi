@@ -242,9 +242,10 @@ cdef void leaf_value(AnyPos* s, Core* c, Rng* rng, double* win, double* reward, 
     node): a playout to the end (rollout random or greedy: today's search, exactly), or with
     the model (rollout 2) `leaf_moves` greedy moves and the chance events on the way, then the
     network from the side of the seat to move, its outputs rotated back to absolute seats,
-    mixed with `leaf_mix` of a uniformly random playout's outcome from the same state (AlphaGo's
-    lambda: the playout's signal is unbiased where the network's error is systematic); a
-    terminal reached on the way gives its exact returns and scores."""
+    its win shares mixed with `leaf_mix` of a uniformly random playout's outcome from the same
+    state (AlphaGo's lambda: who wins a playout is noisy where the network's error is
+    systematic). The scores stay the network's: a random playout's points are far below real
+    play's. A terminal reached on the way gives its exact returns and scores."""
     cdef int sc[MAX_SEATS]
     cdef double w[MAX_SEATS]
     cdef double v[MAX_SEATS]
@@ -281,7 +282,6 @@ cdef void leaf_value(AnyPos* s, Core* c, Rng* rng, double* win, double* reward, 
             terminal_reward(s, c, w, v, sc)
             for q in range(c.np):
                 win[q] = (1.0 - c.leaf_mix) * win[q] + c.leaf_mix * w[q]
-                score[q] = (1.0 - c.leaf_mix) * score[q] + c.leaf_mix * sc[q]
     model_reward(c, win, score, reward)
 
 

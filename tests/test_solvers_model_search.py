@@ -2,6 +2,7 @@
 the network from the mover's side and rotated back to seats, the reward keeps its small score
 term, the result says which evaluation ran, it is deterministic per seed with 1 and 2 threads,
 and proven values still override the model."""
+import dataclasses
 import math
 
 import numpy as np
@@ -144,19 +145,27 @@ def test_a_model_carries_its_own_leaf_moves(tmp_path):
 
 
 def test_leaf_mix_weighs_a_random_playout_beside_the_model(tmp_path):
-    # leaf_mix w: a leaf is worth (1 - w) * the network + w * a random playout's outcome.
+    # leaf_mix w: a leaf's win shares are (1 - w) * the network's + w * a random playout's
+    # outcome; its scores stay the network's.
     state = read_position("example:craftsmen-auction", None)
     m = model_for(state)
     plain = solvers.ismcts(state, iterations=300, seed=2, model=m)
     assert plain.signature == solvers.ismcts(state, iterations=300, seed=2, model=m, leaf_mix=0).signature
     half = solvers.ismcts(state, iterations=300, seed=2, model=m, leaf_mix=0.5)
     assert half.evaluation == "model" and half.signature != plain.signature
-    # All playout: the network's weights no longer matter, to the bit.
+    # All playout for the win shares: the network's win head no longer matters, to the bit ...
     other = model_for(state, seed=7)
+    win_other = dataclasses.replace(m, win=other.win)
     a = solvers.ismcts(state, iterations=300, seed=2, model=m, leaf_mix=1)
-    b = solvers.ismcts(state, iterations=300, seed=2, model=other, leaf_mix=1)
+    b = solvers.ismcts(state, iterations=300, seed=2, model=win_other, leaf_mix=1)
     assert a.signature == b.signature and [x.win for x in a.moves] == [x.win for x in b.moves]
+    assert [x.score for x in a.moves] == [x.score for x in b.moves]
     assert half.signature != a.signature
+    # ... but its score head still gives every reported score (a random playout's points are
+    # far below real play's).
+    score_other = dataclasses.replace(m, score=other.score)
+    c = solvers.ismcts(state, iterations=300, seed=2, model=score_other, leaf_mix=1)
+    assert [x.score for x in c.moves] != [x.score for x in a.moves]
     # The model file carries its weight; the search uses it unless the caller names one, the
     # same on 1 and 2 threads for the same seed.
     m.leaf_mix = 0.5

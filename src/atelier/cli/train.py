@@ -35,7 +35,7 @@ from ..games import GAMES
               help="Greedy moves the search plays before asking the model, written into the model "
                    "(default: the search's default, 4).")
 @click.option("--leaf-mix", type=click.FloatRange(0, 1), default=None, metavar="W",
-              help="Weight of a random playout's outcome beside the model's value at a search leaf, "
+              help="Weight of a random playout's outcome beside the model's win shares at a search leaf, "
                    "written into the model (default: none, the model alone).")
 @click.option("--determinized", is_flag=True,
               help="Hidden information: train on each position resampled from every seat's view (what "
