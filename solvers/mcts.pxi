@@ -279,7 +279,7 @@ cdef void leaf_value(AnyPos* s, Core* c, Rng* rng, double* win, double* reward, 
             score[(seat + q) % c.np] = v[q]
         if c.leaf_mix > 0:
             _playout(s, rng, 0)
-            terminal_reward(s, c, w, v, sc)
+            s.returns(w)    # only who won: its scores and margin are not backed up
             for q in range(c.np):
                 win[q] = (1.0 - c.leaf_mix) * win[q] + c.leaf_mix * w[q]
     model_reward(c, win, score, reward)
