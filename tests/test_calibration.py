@@ -188,7 +188,7 @@ def test_calibrate_takes_the_packages_model_by_the_name_suggest_reports(tmp_path
     assert (m.game, m.players, m.calibration.fitted["positions"]) == ("inventors", 2, 24)
 
 
-@pytest.mark.parametrize("name", ["bundled:craftsmen-5p", "bundled:chess-2p", "bundled:inventors-9p", "bundled:"])
+@pytest.mark.parametrize("name", ["bundled:craftsmen-6p", "bundled:chess-2p", "bundled:inventors-9p", "bundled:"])
 def test_calibrate_refuses_a_bundled_model_the_package_does_not_ship(tmp_path, name):
     assert "ships no such model" in one_error_line(run("calibrate", name, "--out", tmp_path / "o.npz"))
 
