@@ -115,7 +115,8 @@ def run_calibration(a):
             "mean_claim": float(claim.mean()), "mean_raw_claim": float(raw.mean()),
             "mean_outcome": float(got.mean()),
             "score_mae": float(np.mean([r[3] for r in rows])), "wall_s": round(time.time() - t0, 1),
-            "rows": [[w, r, o, e] for w, r, o, e in rows]}   # full precision: a fit from them is the CLI's
+            # full precision: a fit from them is the CLI's (now, raw expected and final scores: its score map's)
+            "rows": [[w, r, o, e, now, pred, final] for w, r, o, e, now, pred, final in rows]}
 
 
 def print_calibration(out):

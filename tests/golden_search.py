@@ -38,6 +38,7 @@ def run(case, **extra):
         d.pop(k, None)
     # The model's calibration, added after the golden was taken: no model, nothing calibrated.
     assert d.pop("calibrated") is False and all(m.pop("win_raw") is None for m in d["moves"])
+    assert all(m.pop("score_raw") is None for m in d["moves"])
     return json.loads(json.dumps(d))
 
 

@@ -1,7 +1,8 @@
-"""Calibrated win chances (atelier.calibration): the fit finds the map that made the data, the map
-keeps shares summing to 1 and the order of moves, a model file carries it (checked like every
-other field), the search reports through it with the raw means beside, and `atelier calibrate`
-fits one reproducibly from self-play."""
+"""Calibrated win chances and expected scores (atelier.calibration): the fits find the maps that
+made the data, the win map keeps shares summing to 1 and the order of moves, the score map is the
+identity where nothing is left to gain, a model file carries both (checked like every other
+field), the search reports through them with the raw means beside, and `atelier calibrate` fits
+them reproducibly from self-play."""
 import dataclasses
 import json
 import math
@@ -52,6 +53,38 @@ def test_too_few_claims_or_claims_that_predict_nothing_are_refused():
         cal.fit(p, (p < 0.5).astype(float))   # higher claims lose: no order-keeping map fits
 
 
+def _gain_data(gain, n, seed):
+    """Every seat's points now, a network's expected final score and the final score made by play
+    that gains `gain` times what the network expects, with noise."""
+    rng = np.random.default_rng(seed)
+    now = rng.uniform(0, 80, n)
+    predicted = now + rng.uniform(0, 60, n)
+    return now, predicted, now + gain * (predicted - now) + rng.normal(0, 8, n)
+
+
+@pytest.mark.parametrize("gain", [0.7, 1.0, 1.45])
+def test_the_gain_fit_finds_the_factor_that_made_the_scores(gain):
+    now, predicted, final = _gain_data(gain, 20_000, seed=int(100 * gain))
+    assert cal.fit_gain(now, predicted, final) == pytest.approx(gain, abs=0.01)
+
+
+def test_the_score_map_scales_the_gain_and_leaves_a_finished_score_alone():
+    c = cal.Calibration(gain=1.5)
+    assert c.scores([60.0, 40.0], [20.0, 40.0]) == pytest.approx([80.0, 40.0])   # 20 + 1.5 * 40; nothing to gain
+    assert cal.Calibration().scores([61.5, 3.0], [10.0, 2.0]) == [61.5, 3.0]     # gain 1: the identity
+    # monotone: a move expected to score more still does
+    assert c.scores([50.0], [20.0])[0] < c.scores([51.0], [20.0])[0]
+
+
+def test_a_score_fit_from_too_few_or_contrary_scores_is_refused():
+    with pytest.raises(InputError, match="at least 20"):
+        cal.fit_gain([0.0] * 5, [10.0] * 5, [12.0] * 5)
+    now = np.zeros(100)
+    predicted = np.linspace(1, 50, 100)
+    with pytest.raises(InputError, match="degenerate"):
+        cal.fit_gain(now, predicted, now - predicted)   # seats expected to gain points lose them
+
+
 def test_ece_by_hand():
     # bin 0.1-0.2: claims 0.15, 0.15, outcomes 0, 1 -> |0.15 - 0.5| = 0.35, half the positions;
     # bin 0.9-1: claims 0.95, 0.95, outcomes 1, 1 -> 0.05, the other half
@@ -82,15 +115,15 @@ def test_the_identity_map_changes_nothing_and_the_slope_is_its_derivative():
         assert c.slope(p) == pytest.approx((c.mover(p + 1e-6) - c.mover(p - 1e-6)) / 2e-6, rel=1e-4)
 
 
-def _calibrated(model, a=0.5, b=-0.3):
-    return dataclasses.replace(model, calibration=cal.Calibration(a, b, {"search": "mcts:100"}))
+def _calibrated(model, a=0.5, b=-0.3, gain=1.0):
+    return dataclasses.replace(model, calibration=cal.Calibration(a, b, {"search": "mcts:100"}, gain))
 
 
 def test_a_model_file_keeps_its_calibration(tmp_path):
     m = _calibrated(model_file.bundled("inventors", 2))
     model_file.save(m, tmp_path / "c.npz")
     back = model_file.load(tmp_path / "c.npz")
-    assert (back.calibration.a, back.calibration.b) == (0.5, -0.3)
+    assert (back.calibration.a, back.calibration.b, back.calibration.gain) == (0.5, -0.3, 1.0)
     assert back.calibration.fitted == {"search": "mcts:100"}
     assert model_file.bundled("inventors", 2).calibration is None   # Inventors ships none: it is calibrated
 
@@ -102,6 +135,12 @@ def test_a_model_file_keeps_its_calibration(tmp_path):
     ({"a": True, "b": 0.0}, "meta.calibration.a"),
     ({"a": 1.0}, "meta.calibration.b"),
     ({"a": 1.0, "b": 99.0}, "meta.calibration.b"),
+    ({"a": 1.0, "b": 0.0, "gain": 0.0}, "meta.calibration.gain"),
+    ({"a": 1.0, "b": 0.0, "gain": -1.5}, "meta.calibration.gain"),
+    ({"a": 1.0, "b": 0.0, "gain": 11.0}, "meta.calibration.gain"),
+    ({"a": 1.0, "b": 0.0, "gain": float("nan")}, "meta.calibration.gain"),
+    ({"a": 1.0, "b": 0.0, "gain": True}, "meta.calibration.gain"),
+    ({"a": 1.0, "b": 0.0, "gain": "2"}, "meta.calibration.gain"),
     ([1, 2], "meta.calibration: must be an object"),
 ])
 def test_a_bad_calibration_in_a_file_is_one_error_line(tmp_path, bad, says):
@@ -140,6 +179,42 @@ def test_the_search_reports_through_the_map_and_keeps_the_raw_means():
     assert r1.best.win[p] < r0.best.win[p] or r0.best.win[p] < 0.35
 
 
+def test_a_model_file_keeps_its_score_map_and_a_file_without_one_has_none(tmp_path):
+    m = _calibrated(model_file.bundled("inventors", 2), gain=1.3)
+    model_file.save(m, tmp_path / "m.npz")
+    assert model_file.load(tmp_path / "m.npz").calibration.gain == 1.3
+    # a file written before the score map (meta.calibration without "gain") reads as gain 1
+    meta = json.loads(str(np.load(tmp_path / "m.npz")["meta"]))
+    del meta["calibration"]["gain"]
+    arrays = dict(np.load(tmp_path / "m.npz"))
+    arrays["meta"] = np.array(json.dumps(meta))
+    np.savez(tmp_path / "old.npz", **arrays)
+    assert model_file.load(tmp_path / "old.npz").calibration.gain == 1.0
+
+
+def test_the_search_reports_scores_through_the_score_map():
+    from atelier.match import new_state_factory
+
+    s = new_state_factory("inventors", 2)(5)
+    for _ in range(40):   # a position with points on the board, so the map's start is not 0
+        s.apply(s.legal_moves()[0]) if not s.is_chance() else s.sample_chance(1)
+    now = [float(v) for v in s.scores()]
+    assert any(now)
+    plain = model_file.bundled("inventors", 2)
+    r0 = mcts(s, iterations=400, seed=4, model=_calibrated(plain))           # a win map only
+    r1 = mcts(s, iterations=400, seed=4, model=_calibrated(plain, gain=2.0))
+    assert r1.signature == r0.signature and r1.best_move == r0.best_move   # the same search
+    for m0, m1 in zip(r0.moves, r1.moves):
+        assert m0.score_raw is None
+        if not m0.visits:
+            assert m1.score_raw is None
+            continue
+        assert m1.score_raw == m0.score
+        assert m1.score == pytest.approx([n + 2.0 * (x - n) for x, n in zip(m0.score, now)])
+        assert m1.score_ci == pytest.approx(2.0 * m0.score_ci)
+        assert m1.win == m0.win   # the win map is the same
+
+
 def test_suggest_json_says_calibrated(tmp_path):
     path = tmp_path / "c.npz"
     model_file.save(_calibrated(model_file.bundled("inventors", 2)), path)
@@ -150,8 +225,16 @@ def test_suggest_json_says_calibrated(tmp_path):
     assert out["calibrated"] is True
     seen = [m for m in out["moves"] if m["visits"]]
     assert all(m["win_raw"] is not None and m["win"] != m["win_raw"] for m in seen)
+    assert all(m["score_raw"] is None for m in out["moves"])   # gain 1: no score map
     plain = strict_json(run("suggest", start, "--iterations", "300", "--json").stdout)
     assert plain["calibrated"] is False and all(m["win_raw"] is None for m in plain["moves"])
+    model_file.save(_calibrated(model_file.bundled("inventors", 2), gain=1.5), path)
+    mapped = strict_json(run("suggest", start, "--iterations", "300", "--model", path, "--json").stdout)
+    # at the start every seat has 0 points, so the mapped score is 1.5 times the raw one
+    for m in mapped["moves"]:
+        if m["visits"]:
+            assert m["score"] == pytest.approx([1.5 * x for x in m["score_raw"]])
+    assert "expected gain from here" in run("suggest", start, "--iterations", "300", "--model", path).stdout
     text = run("suggest", start, "--iterations", "300", "--model", path).stdout
     assert "calibrated" in text
 
@@ -167,10 +250,14 @@ def test_atelier_calibrate_fits_from_self_play_and_is_reproducible(tmp_path):
         assert "claims of 4 games" in r.stdout
         outs.append(model_file.load(out))
     a, b = outs
-    assert (a.calibration.a, a.calibration.b) == (b.calibration.a, b.calibration.b)
+    assert (a.calibration.a, a.calibration.b, a.calibration.gain) == (b.calibration.a, b.calibration.b, b.calibration.gain)
     f = a.calibration.fitted
     assert f["search"] == "mcts:40" and f["games"] == 4 and f["positions"] == 32 and f["seed"] == 2
     assert math.isfinite(f["ece_before"]) and math.isfinite(f["ece_after"])
+    # the score map is fitted by least squares on the same claims: it never raises their error much
+    assert 0 < a.calibration.gain <= cal.GAIN_LIMIT
+    assert f["score_mae_after"] <= 1.05 * f["score_mae_before"], f
+    assert "score gain x" in r.stdout
     # the network itself is unchanged
     assert all(np.array_equal(x, y) for x, y in zip(a.arrays().values(), model_file.bundled("inventors", 2).arrays().values()))
 

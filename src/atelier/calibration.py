@@ -15,6 +15,16 @@ it never changes which move is best, only what the search says about it. It is f
 likelihood, ties counting half) on the claims a search of the stated budget made for the move it
 played, against each game's outcome, and the file records that budget: the flattery depends on
 it. `atelier calibrate` fits one; `suggest`, `review` and the bots apply the model's own.
+
+Expected scores get a map of their own, fitted on the same positions. A network learns the
+points its training games went on to make from a position; a search that plays better than
+those games makes more, and the more so the more game is left. So the map scales the expected
+gain from the position searched (the seat's points now) by one factor:
+
+    score' = now + gain * (score - now)
+
+which is the identity where nothing is left to gain (at the end, score = now), keeps the order of
+the moves (gain > 0), and is fitted by least squares on the gains the seats went on to make.
 """
 from __future__ import annotations
 
@@ -28,6 +38,7 @@ from .errors import InputError
 
 EPS = 1e-4          # claims are clipped to [EPS, 1 - EPS] before the logit
 LIMIT = 20.0        # |a| and |b| a file may hold: beyond it the map is a step, not a calibration
+GAIN_LIMIT = 10.0   # the largest score gain factor a file may hold
 
 
 @dataclass
@@ -35,6 +46,7 @@ class Calibration:
     a: float = 1.0
     b: float = 0.0
     fitted: dict = field(default_factory=dict)   # how: search, games, positions, seed, ECE before and after
+    gain: float = 1.0   # the expected scores' map (module doc); 1: none (files before it)
 
     def mover(self, p: float) -> float:
         """The calibrated share of a mover whose search claims `p`."""
@@ -56,8 +68,12 @@ class Calibration:
         return [r if i == mover else (w * (1.0 - r) / rest if rest > 1e-12 else (1.0 - r) / (n - 1))
                 for i, w in enumerate(win)]
 
+    def scores(self, score: list, now: list) -> list:
+        """Every seat's expected final score after the map, given its points `now`."""
+        return [n + self.gain * (s - n) for s, n in zip(score, now)]
+
     def to_meta(self) -> dict:
-        return {"a": float(self.a), "b": float(self.b), "fitted": self.fitted}
+        return {"a": float(self.a), "b": float(self.b), "gain": float(self.gain), "fitted": self.fitted}
 
     @classmethod
     def from_meta(cls, meta) -> "Calibration":
@@ -70,8 +86,11 @@ class Calibration:
                 raise InputError(f"meta.calibration.{name}: must be a finite number within ±{LIMIT:g}")
         if a <= 0:
             raise InputError("meta.calibration.a: must be above 0 (the map must keep the order of moves)")
+        gain = meta.get("gain", 1.0)
+        if isinstance(gain, bool) or not isinstance(gain, (int, float)) or not 0 < gain <= GAIN_LIMIT:
+            raise InputError(f"meta.calibration.gain: must be a number in (0, {GAIN_LIMIT:g}]")
         fitted = meta.get("fitted", {})
-        return cls(float(a), float(b), fitted if isinstance(fitted, dict) else {})
+        return cls(float(a), float(b), fitted if isinstance(fitted, dict) else {}, float(gain))
 
 
 def fit(claims, outcomes, iterations: int = 50) -> Calibration:
@@ -112,6 +131,22 @@ def fit(claims, outcomes, iterations: int = 50) -> Calibration:
     return Calibration(a, b)
 
 
+def fit_gain(now, predicted, final) -> float:
+    """The expected scores' gain factor (module doc): least squares of the gains the seats made
+    (final - now) on the gains predicted (predicted - now), through the origin. Flat arrays of
+    every seat's values at every claim."""
+    now, predicted, final = (np.asarray(v, dtype=float).ravel() for v in (now, predicted, final))
+    if not now.shape == predicted.shape == final.shape or now.size < 20:
+        raise InputError(f"calibration: needs at least 20 expected scores with outcomes, got {now.size}")
+    g_hat, g = predicted - now, final - now
+    denom = float(g_hat @ g_hat)
+    gain = float(g_hat @ g) / denom if denom > 0 else 1.0
+    if not math.isfinite(gain) or not 0 < gain <= GAIN_LIMIT:
+        raise InputError(f"calibration: the score fit is degenerate (gain {gain:.3g}); "
+                         "the expected scores do not predict the final ones (more games?)")
+    return gain
+
+
 def ece(claims, outcomes, bins: int = 10) -> float:
     """Expected calibration error of the mover's claimed share: |mean claim - mean outcome| per
     bin of the claim (`bins` equal bins), weighted by the bin's share of positions."""
@@ -138,7 +173,9 @@ def search_bot(spec: str, model=None):
 def game_claims(job) -> list:
     """One self-play game by `bot`, every decision searched: `per_game` of its decisions drawn at
     random, each as (the mover's claimed share as reported, the same before any calibration, the
-    mover's outcome, the mean absolute error of the expected final scores). A job is (game,
+    mover's outcome, the mean absolute error of the expected final scores as reported, every
+    seat's points at the decision, its expected final score before any map, its final score).
+    A job is (game,
     players, bot spec, game index, seed, per_game, model or model path or None); a game depends
     on its index and the seed only."""
     from . import match
@@ -158,13 +195,14 @@ def game_claims(job) -> list:
             r = bot.search(s, match._mix(seed, i, k, 2))
             best, p = r.best, s.current_player
             raw = best.win_raw[p] if best.win_raw is not None else best.win[p]
-            seen.append((p, best.win[p], raw, list(best.score)))
+            raw_score = best.score_raw if best.score_raw is not None else best.score
+            seen.append((p, best.win[p], raw, list(best.score), list(s.scores()), list(raw_score)))
             s.apply(r.best_move)
         k += 1
     picked = rng.sample(seen, min(per_game, len(seen)))
-    ret, sc = list(s.returns()), list(s.scores())
-    return [(w, raw, ret[p], float(np.mean([abs(e - f) for e, f in zip(score, sc)])))
-            for p, w, raw, score in picked]
+    ret, sc = list(s.returns()), [float(v) for v in s.scores()]
+    return [(w, raw, ret[p], float(np.mean([abs(e - f) for e, f in zip(score, sc)])), now, raw_score, sc)
+            for p, w, raw, score, now, raw_score in picked]
 
 
 def self_play_claims(game, players, spec, games, seed, per_game=8, model=None, workers=1, progress=None):

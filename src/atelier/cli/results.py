@@ -37,7 +37,8 @@ def suggest_json(r) -> dict:
                       "win": m.win if seen else None, "win_ci": m.win_ci if seen else None,
                       "score": m.score if seen else None, "score_ci": m.score_ci if seen else None,
                       "value": m.value if seen else None, "overlaps_best": c,
-                      "proven": m.proven, "win_raw": m.win_raw if seen else None})
+                      "proven": m.proven, "win_raw": m.win_raw if seen else None,
+                      "score_raw": m.score_raw if seen else None})
     return {"format": "atelier.suggest/1", "algorithm": r.algorithm, "player": r.player,
             "reward": r.reward, "best": r.best_text, "best_move_id": r.best_move,
             "best_index": r.best_index, "moves": moves, "iterations": r.iterations,

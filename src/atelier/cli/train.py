@@ -106,7 +106,9 @@ def train(game, players, games, generations, iterations, positions, gen0, gen0_g
 @run_guarded
 def calibrate(model_path, out, games, iterations, per_game, seed, workers):
     """Fit the win % a model-backed search reports to what the mover goes on to win (Platt's map,
-    docs/models.md "Calibration"), on self-play games by that search; write MODEL with it.
+    docs/models.md "Calibration"), and its expected scores to the points the seats go on to make
+    (a factor on the gain from the position), on self-play games by that search; write MODEL
+    with both.
     MODEL is a model file, or bundled:GAME-Np for the package's own."""
     import dataclasses
 
@@ -128,16 +130,22 @@ def calibrate(model_path, out, games, iterations, per_game, seed, workers):
                                     progress=lambda done, total: prog.update(task, completed=done))
     raw = np.array([r[1] for r in rows])
     got = np.array([r[2] for r in rows])
+    now, predicted, final = (np.array([r[k] for r in rows], dtype=float) for k in (4, 5, 6))
     c = cal.fit(raw, got)
+    c.gain = cal.fit_gain(now, predicted, final)
     after = np.array([c.mover(p) for p in raw])
+    mapped = now + c.gain * (predicted - now)
     c.fitted = {"search": spec, "games": games, "positions": len(rows), "seed": seed, "per_game": per_game,
                 "ece_before": round(cal.ece(raw, got), 4), "ece_after": round(cal.ece(after, got), 4),
-                "mean_claim": round(float(raw.mean()), 4), "mean_outcome": round(float(got.mean()), 4)}
+                "mean_claim": round(float(raw.mean()), 4), "mean_outcome": round(float(got.mean()), 4),
+                "score_mae_before": round(float(np.abs(predicted - final).mean()), 3),
+                "score_mae_after": round(float(np.abs(mapped - final).mean()), 3)}
     model_file.save(dataclasses.replace(m, calibration=c), out)
     f = c.fitted
     click.echo(f"{m.game} {m.players}p, {spec}: {len(rows)} claims of {games} games; "
                f"a={c.a:.3f} b={c.b:+.3f}; on these claims ECE {f['ece_before']:.3f} -> {f['ece_after']:.3f} "
-               f"(claimed {f['mean_claim']:.1%}, won {f['mean_outcome']:.1%}); wrote {out}")
+               f"(claimed {f['mean_claim']:.1%}, won {f['mean_outcome']:.1%}); score gain x{c.gain:.3f}, "
+               f"score MAE {f['score_mae_before']:.2f} -> {f['score_mae_after']:.2f}; wrote {out}")
 
 
 def _model_named(name):

@@ -82,6 +82,7 @@ class MoveStats:
     value: list[float]        # mean backed-up reward per seat (= win, or the score margin)
     proven: float | None = None   # MCTS-Solver: the mover's proven win share (1 win, 0.5 draw, 0 loss)
     win_raw: list[float] | None = None   # the search's own means, when `win` is calibrated
+    score_raw: list[float] | None = None   # the search's own mean scores, when `score` is mapped
 
 
 class _RootChoice:
@@ -267,21 +268,28 @@ def _search(algorithm, state, iterations, time, threads, seed, reward, memory_mb
     result.line = _tree_line(trees, state, result.best_move)
     result.evaluation, result.model = rollout, model_name
     if used is not None and used.calibration is not None:
-        _calibrate(result, used.calibration)
+        _calibrate(result, used.calibration, state)
     return result
 
 
-def _calibrate(result, cal):
-    """Report calibrated win shares (atelier.calibration): each move's shares through the
-    model's map for the mover, the raw means kept in `win_raw`. The map is monotone, so the best
-    move and the order of the moves stay as the search left them."""
+def _calibrate(result, cal, state):
+    """Report calibrated win shares and expected scores (atelier.calibration): each move's shares
+    through the model's map for the mover, the raw means kept in `win_raw`; with a score map
+    (gain != 1), each seat's expected score through it from its points now in `state`, the raw means in
+    `score_raw`. Both maps are monotone, so the best move and the order of the moves stay as the
+    search left them."""
     cur = result.player
+    now = [float(v) for v in state.scores()] if cal.gain != 1.0 else None
     for m in result.moves:
         if m.visits == 0:
             continue   # no data: nothing to say, calibrated or not
         m.win_raw = m.win
         m.win_ci = m.win_ci * cal.slope(m.win[cur])
         m.win = cal.shares(m.win, cur)
+        if now is not None:
+            m.score_raw = m.score
+            m.score = cal.scores(m.score, now)
+            m.score_ci = m.score_ci * cal.gain
     result.calibrated = True
 
 
