@@ -114,7 +114,9 @@ def run_calibration(a):
             "ece_both_columns": calibration_error(np.stack([claim, 1 - claim], 1), np.stack([got, 1 - got], 1)),
             "mean_claim": float(claim.mean()), "mean_raw_claim": float(raw.mean()),
             "mean_outcome": float(got.mean()),
-            "score_mae": float(np.mean([r[3] for r in rows])), "wall_s": round(time.time() - t0, 1),
+            "score_mae": float(np.mean([r[3] for r in rows])),
+            "score_mae_raw": float(np.mean([np.abs(np.array(r[5]) - np.array(r[6])).mean() for r in rows])),
+            "wall_s": round(time.time() - t0, 1),
             # full precision: a fit from them is the CLI's (now, raw expected and final scores: its score map's)
             "rows": [[w, r, o, e, now, pred, final] for w, r, o, e, now, pred, final in rows]}
 
@@ -123,7 +125,8 @@ def print_calibration(out):
     print(f"{out['game']} {out['players']}p, {out['bot']}: {out['positions']} positions of {out['games']} games: "
           f"ECE {out['ece']:.3f} (claimed {100 * out['mean_claim']:.1f}%, won {100 * out['mean_outcome']:.1f}%), "
           f"before the model's calibration {out['ece_raw']:.3f} (claimed {100 * out['mean_raw_claim']:.1f}%), "
-          f"score MAE {out['score_mae']:.2f} ({out['wall_s']} s wall)")
+          f"score MAE {out['score_mae']:.2f}, before the model's score map {out['score_mae_raw']:.2f} "
+          f"({out['wall_s']} s wall)")
 
 
 # ---------------------------------------------------------------------------------------------
