@@ -175,9 +175,8 @@ def game_claims(job) -> list:
     random, each as (the mover's claimed share as reported, the same before any calibration, the
     mover's outcome, the mean absolute error of the expected final scores as reported, every
     seat's points at the decision, its expected final score before any map, its final score).
-    A job is (game,
-    players, bot spec, game index, seed, per_game, model or model path or None); a game depends
-    on its index and the seed only."""
+    A job is (game, players, bot spec, game index, seed, per_game, model or model path or None);
+    a game depends on its index and the seed only."""
     from . import match
     from . import model as model_file
 

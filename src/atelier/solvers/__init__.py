@@ -275,9 +275,9 @@ def _search(algorithm, state, iterations, time, threads, seed, reward, memory_mb
 def _calibrate(result, cal, state):
     """Report calibrated win shares and expected scores (atelier.calibration): each move's shares
     through the model's map for the mover, the raw means kept in `win_raw`; with a score map
-    (gain != 1), each seat's expected score through it from its points now in `state`, the raw means in
-    `score_raw`. Both maps are monotone, so the best move and the order of the moves stay as the
-    search left them."""
+    (gain != 1), each seat's expected score through it from the seat's points now in `state`,
+    the raw means kept in `score_raw`. Both maps are monotone, so the best move and the order of
+    the moves stay as the search left them."""
     cur = result.player
     now = [float(v) for v in state.scores()] if cal.gain != 1.0 else None
     for m in result.moves:
