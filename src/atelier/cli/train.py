@@ -134,7 +134,7 @@ def calibrate(model_path, out, games, iterations, per_game, seed, workers):
     c = cal.fit(raw, got)
     c.gain = cal.fit_gain(now, predicted, final)
     after = np.array([c.mover(p) for p in raw])
-    mapped = now + c.gain * (predicted - now)
+    mapped = np.array([c.scores(p, n) for p, n in zip(predicted, now)])
     c.fitted = {"search": spec, "games": games, "positions": len(rows), "seed": seed, "per_game": per_game,
                 "ece_before": round(cal.ece(raw, got), 4), "ece_after": round(cal.ece(after, got), 4),
                 "mean_claim": round(float(raw.mean()), 4), "mean_outcome": round(float(got.mean()), 4),
