@@ -288,3 +288,31 @@ def test_an_unvisited_move_has_nothing_to_calibrate():
     unvisited = [m for m in r.moves if m.visits == 0]
     assert unvisited and r.calibrated
     assert all(m.win_raw is None and m.win == [0.0, 0.0] for m in unvisited)
+
+
+@pytest.mark.parametrize("game,players", [("leonardo", 2), ("leonardo", 4), ("craftsmen", 2), ("craftsmen", 4)])
+def test_the_score_map_reads_only_points_the_mover_can_see(game, players):
+    """The map starts from every seat's points now (`state.scores()`); in a hidden-information
+    game those must be public: every world the mover cannot tell from the true one has them."""
+    import random
+
+    from atelier.match import new_state_factory
+
+    checked = 0
+    for g in range(3):
+        s = new_state_factory(game, players)(g + 1)
+        rng = random.Random(g)
+        k = 0
+        while not s.is_terminal():
+            if s.is_chance():
+                s.sample_chance(rng.randrange(1 << 30))
+                continue
+            if k % 9 == 0:
+                for j in range(2):
+                    w = s.clone()
+                    w.determinize(s.current_player, j + 1)
+                    assert list(w.scores()) == list(s.scores()), (game, g, k)
+                    checked += 1
+            s.apply(rng.choice(s.legal_moves()))
+            k += 1
+    assert checked > 50
