@@ -316,3 +316,27 @@ def test_the_score_map_reads_only_points_the_mover_can_see(game, players):
             s.apply(rng.choice(s.legal_moves()))
             k += 1
     assert checked > 50
+
+
+def test_calibrate_leaf_mix_fits_the_search_with_that_leaf_and_writes_it(tmp_path):
+    # The maps are for one search: --leaf-mix sets the leaf before the self-play, so the fit is the
+    # one a file already carrying that mix gets, and the written file carries it.
+    mixed = tmp_path / "mixed.npz"
+    model_file.save(dataclasses.replace(model_file.bundled("inventors", 2), leaf_mix=0.5), mixed)
+    args = ("--games", "3", "--iterations", "30", "--seed", "1")
+    r = run("calibrate", "bundled:inventors-2p", "--leaf-mix", "0.5", "--out", tmp_path / "a.npz", *args)
+    assert r.exit_code == 0, r.stderr
+    r = run("calibrate", mixed, "--out", tmp_path / "b.npz", *args)
+    assert r.exit_code == 0, r.stderr
+    a, b = (model_file.load(tmp_path / f) for f in ("a.npz", "b.npz"))
+    assert a.leaf_mix == b.leaf_mix == 0.5
+    assert (a.calibration.a, a.calibration.b, a.calibration.gain) == (b.calibration.a, b.calibration.b, b.calibration.gain)
+    r = run("calibrate", "bundled:inventors-2p", "--out", tmp_path / "c.npz", *args)
+    assert model_file.load(tmp_path / "c.npz").leaf_mix is None   # no option: the file's own
+
+
+@pytest.mark.parametrize("bad", ["1.5", "-0.1", "nan", "half"])
+def test_calibrate_refuses_a_leaf_mix_outside_0_to_1(tmp_path, bad):
+    line = one_error_line(run("calibrate", "bundled:inventors-2p", "--leaf-mix", bad, "--out", tmp_path / "o.npz"))
+    assert "--leaf-mix" in line
+    assert not (tmp_path / "o.npz").exists()

@@ -103,8 +103,12 @@ def train(game, players, games, generations, iterations, positions, gen0, gen0_g
 @seed_option()
 @click.option("--workers", type=Whole(1, 256), default=1, show_default=True, metavar="W",
               help="Local processes for the games (the same claims).")
+@click.option("--leaf-mix", type=click.FloatRange(0, 1), default=None, metavar="W",
+              help="Set the weight of a random playout's outcome beside the model's win shares at a "
+                   "search leaf, written into the file before the fit: the maps are for that search "
+                   "(default: the file's own).")
 @run_guarded
-def calibrate(model_path, out, games, iterations, per_game, seed, workers):
+def calibrate(model_path, out, games, iterations, per_game, seed, workers, leaf_mix):
     """Fit the win % a model-backed search reports to what the mover goes on to win (Platt's map,
     docs/models.md "Calibration"), and its expected scores to the points the seats go on to make
     (a factor on the gain from the position), on self-play games by that search; write MODEL
@@ -116,9 +120,14 @@ def calibrate(model_path, out, games, iterations, per_game, seed, workers):
 
     from .. import calibration as cal
     from .. import model as model_file
+    from ..errors import InputError
     from ..games import ruleset
 
     m = _model_named(model_path)
+    if leaf_mix is not None:
+        if not 0 <= leaf_mix <= 1:   # FloatRange lets NaN through
+            raise InputError(f"--leaf-mix: expected a number 0..1, got {leaf_mix!r}")
+        m = dataclasses.replace(m, leaf_mix=float(leaf_mix))
     spec = ("ismcts" if ruleset(m.game).HIDDEN_INFORMATION else "mcts") + f":{iterations}"
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
