@@ -340,3 +340,46 @@ def test_calibrate_refuses_a_leaf_mix_outside_0_to_1(tmp_path, bad):
     line = one_error_line(run("calibrate", "bundled:inventors-2p", "--leaf-mix", bad, "--out", tmp_path / "o.npz"))
     assert "--leaf-mix" in line
     assert not (tmp_path / "o.npz").exists()
+
+
+def test_a_scores_only_map_leaves_the_win_as_the_search_reports_it(tmp_path):
+    from atelier.match import new_state_factory
+
+    s = new_state_factory("inventors", 2)(5)
+    for _ in range(40):
+        s.apply(s.legal_moves()[0]) if not s.is_chance() else s.sample_chance(1)
+    now = [float(v) for v in s.scores()]
+    plain = dataclasses.replace(model_file.bundled("inventors", 2), calibration=None)
+    only = dataclasses.replace(plain, calibration=cal.Calibration(1.0, 0.0, {}, 2.0))
+    assert not only.calibration.maps_win and _calibrated(plain).calibration.maps_win
+    r0 = mcts(s, iterations=400, seed=4, model=plain)
+    r1 = mcts(s, iterations=400, seed=4, model=only)
+    assert r1.signature == r0.signature and not r1.calibrated   # the win % is the search's own
+    for m0, m1 in zip(r0.moves, r1.moves):
+        assert m1.win == m0.win and m1.win_ci == m0.win_ci and m1.win_raw is None
+        if m0.visits:
+            assert m1.score == pytest.approx([n + 2.0 * (x - n) for x, n in zip(m0.score, now)])
+    # a file round trip keeps it a scores-only map; suggest says only what it mapped
+    path = tmp_path / "only.npz"
+    model_file.save(only, path)
+    assert not model_file.load(path).calibration.maps_win
+    start = tmp_path / "s.json"
+    start.write_text(run("new", "inventors", "--players", "2", "--seed", "3").stdout)
+    out = strict_json(run("suggest", start, "--iterations", "300", "--model", path, "--json").stdout)
+    assert out["calibrated"] is False and all(m["win_raw"] is None for m in out["moves"])
+    assert any(m["score_raw"] is not None for m in out["moves"])
+    text = run("suggest", start, "--iterations", "300", "--model", path).stdout
+    assert "expected gain from here" in text and "win %: calibrated" not in text
+
+
+def test_calibrate_scores_only_fits_the_same_gain_and_no_win_map(tmp_path):
+    args = ("--games", "3", "--iterations", "30", "--seed", "1")
+    r = run("calibrate", "bundled:inventors-2p", "--out", tmp_path / "both.npz", *args)
+    assert r.exit_code == 0, r.stderr
+    r = run("calibrate", "bundled:inventors-2p", "--scores-only", "--out", tmp_path / "only.npz", *args)
+    assert r.exit_code == 0, r.stderr
+    assert "no win map" in r.stdout
+    both, only = (model_file.load(tmp_path / f).calibration for f in ("both.npz", "only.npz"))
+    assert (only.a, only.b) == (1.0, 0.0) and only.gain == both.gain   # the same claims
+    assert both.maps_win and only.fitted["win_map"] is False and both.fitted["win_map"] is True
+    assert only.fitted["ece_after"] == only.fitted["ece_before"]

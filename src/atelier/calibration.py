@@ -48,6 +48,12 @@ class Calibration:
     fitted: dict = field(default_factory=dict)   # how: search, games, positions, seed, ECE before and after
     gain: float = 1.0   # the expected scores' map (module doc); 1: none (files before it)
 
+    @property
+    def maps_win(self) -> bool:
+        """False for the identity (a = 1, b = 0): a file that maps only the expected scores, for a
+        search whose win % is already calibrated (`atelier calibrate --scores-only`)."""
+        return (self.a, self.b) != (1.0, 0.0)
+
     def mover(self, p: float) -> float:
         """The calibrated share of a mover whose search claims `p`."""
         q = min(max(p, EPS), 1.0 - EPS)

@@ -98,6 +98,6 @@ def print_table(r, top: int, file=None) -> None:
     if getattr(r, "calibrated", False):
         console.print("win %: calibrated with the model's map of what such claims went on to win "
                       "(docs/models.md, \"Calibration\")")
-        if any(m.score_raw is not None for m in r.moves):
-            console.print("score: the expected gain from here scaled by the model's map of what such "
-                          "searches went on to score")
+    if any(m.score_raw is not None for m in r.moves):
+        console.print("score: the expected gain from here scaled by the model's map of what such "
+                      "searches went on to score")

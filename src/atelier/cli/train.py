@@ -107,12 +107,15 @@ def train(game, players, games, generations, iterations, positions, gen0, gen0_g
               help="Set the weight of a random playout's outcome beside the model's win shares at a "
                    "search leaf, written into the file before the fit: the maps are for that search "
                    "(default: the file's own).")
+@click.option("--scores-only", is_flag=True,
+              help="Fit only the expected scores' map and leave the win % as the search reports it "
+                   "(for a search whose win % is already calibrated).")
 @run_guarded
-def calibrate(model_path, out, games, iterations, per_game, seed, workers, leaf_mix):
+def calibrate(model_path, out, games, iterations, per_game, seed, workers, leaf_mix, scores_only):
     """Fit the win % a model-backed search reports to what the mover goes on to win (Platt's map,
     docs/models.md "Calibration"), and its expected scores to the points the seats go on to make
     (a factor on the gain from the position), on self-play games by that search; write MODEL
-    with both.
+    with both (or only the second, --scores-only).
     MODEL is a model file, or bundled:GAME-Np for the package's own."""
     import dataclasses
 
@@ -140,19 +143,21 @@ def calibrate(model_path, out, games, iterations, per_game, seed, workers, leaf_
     raw = np.array([r[1] for r in rows])
     got = np.array([r[2] for r in rows])
     now, predicted, final = (np.array([r[k] for r in rows], dtype=float) for k in (4, 5, 6))
-    c = cal.fit(raw, got)
+    c = cal.Calibration() if scores_only else cal.fit(raw, got)
     c.gain = cal.fit_gain(now, predicted, final)
     after = np.array([c.mover(p) for p in raw])
     mapped = np.array([c.scores(p, n) for p, n in zip(predicted, now)])
     c.fitted = {"search": spec, "games": games, "positions": len(rows), "seed": seed, "per_game": per_game,
+                "win_map": not scores_only,
                 "ece_before": round(cal.ece(raw, got), 4), "ece_after": round(cal.ece(after, got), 4),
                 "mean_claim": round(float(raw.mean()), 4), "mean_outcome": round(float(got.mean()), 4),
                 "score_mae_before": round(float(np.abs(predicted - final).mean()), 3),
                 "score_mae_after": round(float(np.abs(mapped - final).mean()), 3)}
     model_file.save(dataclasses.replace(m, calibration=c), out)
     f = c.fitted
+    win_map = "no win map (--scores-only)" if scores_only else f"a={c.a:.3f} b={c.b:+.3f}"
     click.echo(f"{m.game} {m.players}p, {spec}: {len(rows)} claims of {games} games; "
-               f"a={c.a:.3f} b={c.b:+.3f}; on these claims ECE {f['ece_before']:.3f} -> {f['ece_after']:.3f} "
+               f"{win_map}; on these claims ECE {f['ece_before']:.3f} -> {f['ece_after']:.3f} "
                f"(claimed {f['mean_claim']:.1%}, won {f['mean_outcome']:.1%}); score gain x{c.gain:.3f}, "
                f"score MAE {f['score_mae_before']:.2f} -> {f['score_mae_after']:.2f}; wrote {out}")
 

@@ -273,8 +273,9 @@ def _search(algorithm, state, iterations, time, threads, seed, reward, memory_mb
 
 
 def _calibrate(result, cal, state):
-    """Report calibrated win shares and expected scores (atelier.calibration): each move's shares
-    through the model's map for the mover, the raw means kept in `win_raw`; with a score map
+    """Report calibrated win shares and expected scores (atelier.calibration): unless the win map
+    is the identity, each move's shares through it for the mover, the raw means kept in
+    `win_raw` (and `calibrated` set); with a score map
     (gain != 1), each seat's expected score through it from the seat's points now in `state`,
     the raw means kept in `score_raw`. Both maps are monotone, so the best move and the order of
     the moves stay as the search left them."""
@@ -283,14 +284,15 @@ def _calibrate(result, cal, state):
     for m in result.moves:
         if m.visits == 0:
             continue   # no data: nothing to say, calibrated or not
-        m.win_raw = m.win
-        m.win_ci = m.win_ci * cal.slope(m.win[cur])
-        m.win = cal.shares(m.win, cur)
+        if cal.maps_win:
+            m.win_raw = m.win
+            m.win_ci = m.win_ci * cal.slope(m.win[cur])
+            m.win = cal.shares(m.win, cur)
         if now is not None:
             m.score_raw = m.score
             m.score = cal.scores(m.score, now)
             m.score_ci = m.score_ci * cal.gain
-    result.calibrated = True
+    result.calibrated = cal.maps_win
 
 
 LINE_MOVES, LINE_VISITS = 8, 3   # a tree's principal line: at most so long, each step this often visited
