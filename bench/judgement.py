@@ -8,6 +8,7 @@ loaded machine changes the time taken, not the result.
         --bots mcts:1000,mcts:1300:random,mcts:1300:random,mcts:1300:random --games 100 --workers 2
     PYTHONPATH=src python bench/judgement.py calibration --game leonardo --players 2 --games 250
     PYTHONPATH=src python bench/judgement.py review --game craftsmen --players 3 --games 50
+    PYTHONPATH=src python bench/judgement.py remap --rows heldout.json --model new.npz
 
 `--model FILE` puts a model file in place of the bundled one for every model-backed search.
 """
@@ -129,6 +130,52 @@ def print_calibration(out):
           f"({out['wall_s']} s wall)")
 
 
+def run_remap(a):
+    """A calibration run's rows (its --json) through another model file's maps: what a search with
+    that file reports on the same games, since a map never changes a search decision (a unit test
+    checks the search reports exactly Calibration.mover/scores of its raw means)."""
+    from atelier import model as model_file
+    from atelier.calibration import Calibration, ece
+
+    with open(a.rows) as f:
+        rows = json.load(f)["rows"]
+    m = model_file.load(a.model)
+    c = m.calibration or Calibration()
+    raw, got = (np.array([r[k] for r in rows], dtype=float) for k in (1, 2))
+    won = np.array([c.mover(p) for p in raw]) if c.maps_win else raw
+    now, pred, final = ([np.array(r[k], dtype=float) for r in rows] for k in (4, 5, 6))
+    mapped = [np.array(c.scores(list(p), list(n))) for p, n in zip(pred, now)]
+
+    def mae(xs, idx=None):
+        idx = range(len(rows)) if idx is None else idx
+        return float(np.mean([np.abs(xs[i] - final[i]).mean() for i in idx]))
+
+    def log_loss(p):
+        p = np.clip(p, 1e-6, 1 - 1e-6)
+        return float(-(got * np.log(p) + (1 - got) * np.log(1 - p)).mean())
+
+    order = np.argsort([n.sum() for n in now], kind="stable")   # by the seats' points at the position
+    k = len(rows) // 3
+    thirds = {name: (mae(pred, idx), mae(mapped, idx))
+              for name, idx in (("early", order[:k]), ("middle", order[k:2 * k]), ("late", order[2 * k:]))}
+    return {"rows": a.rows, "model": a.model, "positions": len(rows), "a": c.a, "b": c.b, "gain": c.gain,
+            "ece_raw": ece(raw, got), "ece": ece(won, got), "log_loss_raw": log_loss(raw), "log_loss": log_loss(won),
+            "mean_claim": float(won.mean()), "mean_outcome": float(got.mean()),
+            "score_mae_raw": mae(pred), "score_mae": mae(mapped),
+            "signed_raw": float(np.mean([(p - f).mean() for p, f in zip(pred, final)])),
+            "signed": float(np.mean([(p - f).mean() for p, f in zip(mapped, final)])), "thirds": thirds}
+
+
+def print_remap(out):
+    print(f"{out['positions']} positions through {out['model']} (a={out['a']:.3f} b={out['b']:+.3f} "
+          f"gain {out['gain']:.3f}): ECE {out['ece_raw']:.4f} -> {out['ece']:.4f} (claimed "
+          f"{100 * out['mean_claim']:.1f}%, won {100 * out['mean_outcome']:.1f}%), log loss "
+          f"{out['log_loss_raw']:.4f} -> {out['log_loss']:.4f}; score MAE {out['score_mae_raw']:.2f} -> "
+          f"{out['score_mae']:.2f} (mean signed error {out['signed_raw']:+.2f} -> {out['signed']:+.2f})")
+    print("  by the seats' points at the position (thirds): " + ", ".join(
+        f"{name} {x:.2f} -> {y:.2f}" for name, (x, y) in out["thirds"].items()))
+
+
 # ---------------------------------------------------------------------------------------------
 # review: one random seat among default bots; is it judged the worst?
 # ---------------------------------------------------------------------------------------------
@@ -192,6 +239,10 @@ def print_review(out):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("remap", help="a calibration run's rows through another model file's maps")
+    p.add_argument("--rows", required=True, help="the --json of a calibration run")
+    p.add_argument("--model", required=True, help="the model file whose maps to apply")
+    p.add_argument("--json", dest="json_out", default=None, help="also write the result here")
     for name in ("match", "calibration", "review"):
         p = sub.add_parser(name)
         p.add_argument("--game", required=True)
@@ -216,8 +267,8 @@ def main():
         from atelier.match import ruleset
 
         a.bot = ("ismcts" if ruleset(a.game).HIDDEN_INFORMATION else "mcts") + ":1000"
-    out = {"match": run_match, "calibration": run_calibration, "review": run_review}[a.cmd](a)
-    {"match": print_match, "calibration": print_calibration, "review": print_review}[a.cmd](out)
+    out = {"match": run_match, "calibration": run_calibration, "review": run_review, "remap": run_remap}[a.cmd](a)
+    {"match": print_match, "calibration": print_calibration, "review": print_review, "remap": print_remap}[a.cmd](out)
     if a.json_out:
         with open(a.json_out, "w") as f:
             json.dump(out, f, indent=1)

@@ -125,7 +125,9 @@ def test_a_model_file_keeps_its_calibration(tmp_path):
     back = model_file.load(tmp_path / "c.npz")
     assert (back.calibration.a, back.calibration.b, back.calibration.gain) == (0.5, -0.3, 1.0)
     assert back.calibration.fitted == {"search": "mcts:100"}
-    assert model_file.bundled("inventors", 2).calibration is None   # Inventors ships none: it is calibrated
+    # Inventors ships no win map (its search's win % is calibrated without one), only a score map
+    shipped = model_file.bundled("inventors", 2).calibration
+    assert not shipped.maps_win and shipped.gain != 1.0 and shipped.fitted["win_map"] is False
 
 
 @pytest.mark.parametrize("bad,says", [
@@ -383,3 +385,30 @@ def test_calibrate_scores_only_fits_the_same_gain_and_no_win_map(tmp_path):
     assert (only.a, only.b) == (1.0, 0.0) and only.gain == both.gain   # the same claims
     assert both.maps_win and only.fitted["win_map"] is False and both.fitted["win_map"] is True
     assert only.fitted["ece_after"] == only.fitted["ece_before"]
+
+
+def test_bench_remap_puts_a_calibration_runs_rows_through_a_files_maps(tmp_path):
+    # rows as bench/judgement.py calibration writes them: (claim, raw claim, outcome, score error,
+    # points now, raw expected scores, final scores)
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    rows = [[0.8, 0.8, 1.0, 0.0, [2, 4], [10.0, 6.0], [12.0, 8.0]],
+            [0.6, 0.6, 0.0, 0.0, [0, 0], [4.0, 8.0], [6.0, 4.0]],
+            [0.3, 0.3, 0.0, 0.0, [5, 5], [5.0, 9.0], [5.0, 5.0]]]
+    (tmp_path / "rows.json").write_text(json.dumps({"rows": rows}))
+    path = tmp_path / "m.npz"
+    model_file.save(dataclasses.replace(model_file.bundled("inventors", 2),
+                                        calibration=cal.Calibration(1.0, 0.0, {}, 2.0)), path)
+    root = Path(__file__).resolve().parents[1]
+    r = subprocess.run([sys.executable, str(root / "bench" / "judgement.py"), "remap", "--rows",
+                        str(tmp_path / "rows.json"), "--model", str(path), "--json", str(tmp_path / "out.json")],
+                       capture_output=True, text=True, env={**__import__("os").environ, "PYTHONPATH": str(root / "src")})
+    assert r.returncode == 0, r.stderr
+    out = json.loads((tmp_path / "out.json").read_text())
+    # raw errors: (2+2)/2, (2+4)/2, (0+4)/2 -> mean 7/3; mapped (now + 2 * (raw - now)): [18, 8]
+    # [8, 16] [5, 13], errors (6+0)/2, (2+12)/2, (0+8)/2 -> mean 14/3
+    assert out["score_mae_raw"] == pytest.approx(7 / 3) and out["score_mae"] == pytest.approx(14 / 3)
+    assert out["ece"] == out["ece_raw"]   # an identity win map leaves the claims alone
+    assert "score MAE 2.33 -> 4.67" in r.stdout
