@@ -390,9 +390,12 @@ def test_calibrate_scores_only_fits_the_same_gain_and_no_win_map(tmp_path):
 def test_bench_remap_puts_a_calibration_runs_rows_through_a_files_maps(tmp_path):
     # rows as bench/judgement.py calibration writes them: (claim, raw claim, outcome, score error,
     # points now, raw expected scores, final scores)
+    import os
     import subprocess
     import sys
     from pathlib import Path
+
+    import atelier
 
     rows = [[0.8, 0.8, 1.0, 0.0, [2, 4], [10.0, 6.0], [12.0, 8.0]],
             [0.6, 0.6, 0.0, 0.0, [0, 0], [4.0, 8.0], [6.0, 4.0]],
@@ -404,7 +407,9 @@ def test_bench_remap_puts_a_calibration_runs_rows_through_a_files_maps(tmp_path)
     root = Path(__file__).resolve().parents[1]
     r = subprocess.run([sys.executable, str(root / "bench" / "judgement.py"), "remap", "--rows",
                         str(tmp_path / "rows.json"), "--model", str(path), "--json", str(tmp_path / "out.json")],
-                       capture_output=True, text=True, env={**__import__("os").environ, "PYTHONPATH": str(root / "src")})
+                       capture_output=True, text=True,
+                       # the atelier this test imports, installed or built in place
+                       env={**os.environ, "PYTHONPATH": str(Path(atelier.__file__).resolve().parents[1])})
     assert r.returncode == 0, r.stderr
     out = json.loads((tmp_path / "out.json").read_text())
     # raw errors: (2+2)/2, (2+4)/2, (0+4)/2 -> mean 7/3; mapped (now + 2 * (raw - now)): [18, 8]
