@@ -123,14 +123,12 @@ def calibrate(model_path, out, games, iterations, per_game, seed, workers, leaf_
 
     from .. import calibration as cal
     from .. import model as model_file
-    from ..errors import InputError
     from ..games import ruleset
+    from ..limits import check_number
 
     m = _model_named(model_path)
-    if leaf_mix is not None:
-        if not 0 <= leaf_mix <= 1:   # FloatRange lets NaN through
-            raise InputError(f"--leaf-mix: expected a number 0..1, got {leaf_mix!r}")
-        m = dataclasses.replace(m, leaf_mix=float(leaf_mix))
+    if leaf_mix is not None:   # FloatRange lets NaN through: the project's number check does not
+        m = dataclasses.replace(m, leaf_mix=check_number(leaf_mix, "--leaf-mix", 0.0, 1.0))
     spec = ("ismcts" if ruleset(m.game).HIDDEN_INFORMATION else "mcts") + f":{iterations}"
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
