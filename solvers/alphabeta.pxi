@@ -89,6 +89,19 @@ cdef inline void ab_moves(AnyPos* s, ABCtx* x, MoveList* ml) noexcept nogil:
         s.legal_moves(ml[0])
 
 
+cdef inline uint64_t ab_key(AnyPos* s, ABCtx* x) noexcept nogil:
+    """The table key: with dominance, the ruleset's search_key (positions it proves equal for
+    this search share an entry); without, the full hash."""
+    return s.search_key() if x.dominance else s.hash()
+
+
+cdef inline void tt_prefetch(ABCtx* x, uint64_t key) noexcept nogil:
+    """Start loading key's bucket: both ends, since a 48-byte bucket may cross a cache line."""
+    cdef TTEntry* b = x.tt + 2 * (key & x.tt_mask)
+    prefetch(b)
+    prefetch(<char*>(b + 2) - 1)
+
+
 cdef inline TTEntry* tt_find(ABCtx* x, uint64_t key) noexcept nogil:
     cdef TTEntry* b = x.tt + 2 * (key & x.tt_mask)
     if b[0].used and b[0].key == key:
@@ -165,15 +178,16 @@ cdef int ab_order(AnyPos* s, ABCtx* x, MoveList* ml, int tt_best, uint16_t* orde
     return k
 
 
-cdef int32_t absearch(AnyPos* s, ABCtx* x, int32_t alpha, int32_t beta) noexcept nogil:
+cdef int32_t absearch(AnyPos* s, ABCtx* x, int32_t alpha, int32_t beta, uint64_t key) noexcept nogil:
     """Fail-soft alpha-beta: v <= alpha means value <= v, v >= beta means value >= v, else v
-    is exact. On an abort (x.aborted set) the result means nothing and nothing is stored."""
+    is exact. `key` is ab_key(s) (the caller has it already). On an abort (x.aborted set) the
+    result means nothing and nothing is stored."""
     cdef MoveList ml
-    cdef AnyPos child
+    cdef AnyPos child, nxt
     cdef uint16_t order[1024]
     cdef Move mv[2]
     cdef double pr[2]
-    cdef uint64_t key
+    cdef uint64_t nkey = 0, ckey
     cdef TTEntry* e
     cdef TTEntry* ce
     cdef int32_t best, v, a0, b0, vlo, vhi
@@ -194,9 +208,8 @@ cdef int32_t absearch(AnyPos* s, ABCtx* x, int32_t alpha, int32_t beta) noexcept
             return 0
         child = s[0]
         child.apply_chance(mv[0])
-        return absearch(&child, x, alpha, beta)
+        return absearch(&child, x, alpha, beta, ab_key(&child, x))
     start = x.nodes
-    key = s.hash()
     e = tt_find(x, key)
     if e != NULL:
         x.tt_hits += 1
@@ -228,7 +241,7 @@ cdef int32_t absearch(AnyPos* s, ABCtx* x, int32_t alpha, int32_t beta) noexcept
             child.apply(ml.moves[i])
             if child.is_terminal() or child.is_chance():
                 continue
-            ce = tt_find(x, child.hash())
+            ce = tt_find(x, ab_key(&child, x))
             if ce == NULL:
                 continue
             if (maxing and ce.lo >= beta) or (not maxing and ce.hi <= alpha):
@@ -238,11 +251,20 @@ cdef int32_t absearch(AnyPos* s, ABCtx* x, int32_t alpha, int32_t beta) noexcept
                 return v
     ab_order(s, x, &ml, tt_best, order)
     best = -AB_INF - 1 if maxing else AB_INF + 1
+    # The next child is made one step early and its table bucket fetched while this child's
+    # subtree is searched: a probe at a random address of a large table is a cache miss.
+    nxt = s[0]
+    nxt.apply(ml.moves[order[0]])
+    nkey = ab_key(&nxt, x)
     for j in range(n):
         i = order[j]
-        child = s[0]
-        child.apply(ml.moves[i])
-        v = absearch(&child, x, alpha, beta)
+        child, ckey = nxt, nkey
+        if j + 1 < n:
+            nxt = s[0]
+            nxt.apply(ml.moves[order[j + 1]])
+            nkey = ab_key(&nxt, x)
+            tt_prefetch(x, nkey)
+        v = absearch(&child, x, alpha, beta, ckey)
         if x.aborted:
             return 0
         if maxing:
@@ -287,7 +309,7 @@ cdef int ab_refine(AnyPos* s, ABCtx* x, int32_t* lo, int32_t* hi, int32_t target
         x.stop_nodes = x.nodes + budget
         if x.stop_nodes > x.max_nodes:
             x.stop_nodes = x.max_nodes
-        v = absearch(s, x, b - 1, b)
+        v = absearch(s, x, b - 1, b, ab_key(s, x))
         if x.aborted:
             if x.aborted == 1 and x.nodes <= x.max_nodes:
                 x.aborted = 0
@@ -378,7 +400,7 @@ cdef int abline(AnyPos* s0, ABCtx* x, int32_t v, int* line, int* line_chance, in
             s.apply_chance(mv[0])
             continue
         ab_moves(&s, x, &ml)   # as absearch: the table's move indices are into this list
-        e = tt_find(x, s.hash())
+        e = tt_find(x, ab_key(&s, x))
         tb = e.best if e != NULL else -1
         ab_order(&s, x, &ml, tb, order)
         found = -1
@@ -387,11 +409,11 @@ cdef int abline(AnyPos* s0, ABCtx* x, int32_t v, int* line, int* line_chance, in
             child = s
             child.apply(ml.moves[i])
             if s.current_player() == x.root_player:
-                t = absearch(&child, x, v - 1, v)
+                t = absearch(&child, x, v - 1, v, ab_key(&child, x))
                 if not x.aborted and t >= v:
                     found = i
             else:
-                t = absearch(&child, x, v, v + 1)
+                t = absearch(&child, x, v, v + 1, ab_key(&child, x))
                 if not x.aborted and t <= v:
                     found = i
             if x.aborted:
@@ -493,7 +515,7 @@ def alphabeta_search(state, str objective="win", bint prove=False, int64_t max_n
     x.stop_nodes = max_nodes
     x.next_report = REPORT_EVERY
     x.tt_mask = buckets - 1
-    x.tt = <TTEntry*>calloc(2 * buckets, sizeof(TTEntry))
+    x.tt = <TTEntry*>table_alloc(2 * buckets * sizeof(TTEntry))
     x.history = <int32_t*>calloc(HISTORY, sizeof(int32_t))
     cdef int n = p.moves.size, i, rc, nline = 0, q
     cdef int32_t* lo = <int32_t*>malloc((n + 1) * sizeof(int32_t))
@@ -567,7 +589,7 @@ def alphabeta_search(state, str objective="win", bint prove=False, int64_t max_n
                 "aborted": stopped, "player": cur,
                 "tt_entries": 2 * buckets}
     finally:
-        free(x.tt); free(x.history); free(lo); free(hi)
+        table_free(x.tt); free(x.history); free(lo); free(hi)
 
 
 def chance_free(state):

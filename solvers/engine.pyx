@@ -22,6 +22,9 @@ from positions cimport (AnyPos, InvPosition, TestPosition, LeoPosition, CraftPos
 cdef extern from "util.hpp" namespace "atelier::search" nogil:
     double now_seconds()
     double thread_cpu_seconds()
+    void* table_alloc(size_t)
+    void table_free(void*)
+    void prefetch(const void*)
 
 DEF MAX_SEATS = 8      # per-seat scratch arrays in the search; kMaxPlayers (5) fits
 DEF REPORT_EVERY = 65536   # exact searches: nodes between two progress reports (and Ctrl-C checks)

@@ -323,6 +323,8 @@ void bind_inventors(py::module_& m) {
       .def("winners", [](const PyState& s) { return winner_seats(*s.game, s.pos.st); })
       .def_property_readonly("hash", [](const PyState& s) { return s.pos.st.hash; })
       .def("compute_hash", [](const PyState& s) { return s.game->compute_hash(s.pos.st); })
+      .def("search_key", [](const PyState& s) { return s.pos.search_key(); },
+           "the exact solver's table key: hash with what its dominance proves irrelevant folded out")
       .def("to_bytes", [](const PyState& s) {
         return py::bytes(reinterpret_cast<const char*>(&s.pos.st), kStateBytes);
       })

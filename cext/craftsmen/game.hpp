@@ -128,6 +128,8 @@ struct Position {
     for (int p = 0; p < num_players(); ++p) lo[p] = -kNoScoreBound, hi[p] = kNoScoreBound;
   }
   uint64_t hash() const { return game->compute_hash(st); }
+  // No position proven equal to another (concept: search_key): the full key.
+  uint64_t search_key() const { return hash(); }
   Move greedy_move(Rng& rng) const { return game->greedy_move(st, rng); }
   // Features (concept.md): the state from `seat`'s side, feature_count() floats.
   int feature_count() const { return craftsmen::feature_count(*game); }

@@ -8,7 +8,9 @@
 // can copy any plan from the dropped position and end with the same cards, goals and placements
 // and at least the same held tokens. Two-sided only (alpha-beta): with more independent seats
 // a dropped tie could change what the others get. Proven by tests against the full move list.
+#include "../common/bits.hpp"
 #include "game.hpp"
+#include "keys.hpp"
 #include "mutate.hpp"
 
 namespace atelier::inventors {
@@ -124,6 +126,32 @@ void Game::search_moves(const State& s, MoveList& out) const {
     out.moves[n++] = m;
   }
   out.size = n;
+}
+
+// The table key of an exact two-sided search: hash() with what the rules above prove
+// irrelevant folded out, so positions that differ only there share one entry. What is folded
+// is decided by what stays keyed, and positions with one key get the same search_moves.
+// - A settled level (at or above both the most empties of its discipline and the goal)
+//   changes nothing, ever: it is keyed as one value (15, above every level).
+// - In MAIN the statuette is never read again before the next completion sets it (5.7.1;
+//   Age III ends without a reveal); in REWARD the completed card's cubes were only needed to
+//   order the rewarded seats, which is done.
+uint64_t Game::search_key(const State& s) const {
+  if (s.age != 3 || (s.phase != MAIN && s.phase != REWARD)) return s.hash;
+  const Keys& K = keys();
+  const uint64_t most = most_empty(*this, s);
+  uint64_t h = s.hash;
+  if (s.phase == MAIN) h ^= K.statuette[s.statuette % kMaxPlayers];
+  for (int p = 0; p < n_; ++p) {
+    if (s.phase == REWARD) h ^= K.rw_cubes[p][s.rw_cubes[p] & 31] ^ K.rw_cubes[p][0];
+    const uint64_t lv = s.levels[p];
+    const uint64_t settled = token_use(lv, most, goal_levels_[p]).settled;
+    for (uint64_t w = settled; w; w &= w - 1) {
+      const int q = lsb64(w) >> 2, i = q >> 2, d = q & 3;
+      h ^= K.level[p][i][d][lv >> (4 * q) & 15] ^ K.level[p][i][d][15];
+    }
+  }
+  return h;
 }
 
 // Rewards (5.6): an option is left out when another one still on the card is at least as good

@@ -38,6 +38,9 @@ class Game {
   Move random_move(const State& s, Rng& rng) const;
   // legal_moves less the moves a two-sided exact search may skip (dominance.cpp).
   void search_moves(const State& s, MoveList& out) const;
+  // hash() with what search_moves proves irrelevant folded out (dominance.cpp): equal keys,
+  // equal values for a two-sided exact search that uses search_moves.
+  uint64_t search_key(const State& s) const;
   bool is_legal(const State& s, Move m) const;
   void apply(State& s, Move m) const;         // precondition: is_legal(s, m)
   // The same transition leaving s.hash stale: for playouts, whose states are thrown away.
@@ -121,6 +124,7 @@ struct Position {
   void scores(int* out) const { game->scores(st, out); }
   void score_bounds(int* lo, int* hi) const { game->score_bounds(st, lo, hi); }
   uint64_t hash() const { return st.hash; }
+  uint64_t search_key() const { return game->search_key(st); }
   // Perfect information: the information set is the state itself.
   uint64_t infoset_key(int) const { return st.hash; }
   void determinize(int, Rng&) {}

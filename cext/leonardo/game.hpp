@@ -182,6 +182,8 @@ struct Position {
     for (int p = 0; p < num_players(); ++p) lo[p] = -kNoScoreBound, hi[p] = kNoScoreBound;
   }
   uint64_t hash() const { return st.hash; }
+  // No position proven equal to another (concept: search_key): the full key.
+  uint64_t search_key() const { return hash(); }
   uint64_t infoset_key(int seat) const { return game->infoset_key(st, seat); }
   // Cannot fail on a validated state (its truth is one sample that fits); the binding checks.
   void determinize(int seat, Rng& rng) { game->determinize(st, seat, rng); }

@@ -101,6 +101,8 @@ struct Position {
   void scores(int* out) const { game->scores(st, out); }
   void score_bounds(int* lo, int* hi) const { game->score_bounds(st, lo, hi); }
   uint64_t hash() const { return game->hash(st); }
+  // No position proven equal to another (concept: search_key): the full key.
+  uint64_t search_key() const { return hash(); }
   uint64_t infoset_key(int seat) const { return game->infoset_key(st, seat); }
   void determinize(int seat, Rng& rng) { game->determinize(st, seat, rng); }
   Move greedy_move(Rng& rng) const { return game->greedy_move(st, rng); }
