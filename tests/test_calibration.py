@@ -125,7 +125,7 @@ def test_a_model_file_keeps_its_calibration(tmp_path):
     back = model_file.load(tmp_path / "c.npz")
     assert (back.calibration.a, back.calibration.b, back.calibration.gain) == (0.5, -0.3, 1.0)
     assert back.calibration.fitted == {"search": "mcts:100"}
-    # Inventors ships no win map (its search's win % is calibrated without one), only a score map
+    # Inventors 2p ships no win map (its search's win % is calibrated without one), only a score map
     shipped = model_file.bundled("inventors", 2).calibration
     assert not shipped.maps_win and shipped.gain != 1.0 and shipped.fitted["win_map"] is False
 
