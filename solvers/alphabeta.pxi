@@ -253,9 +253,10 @@ cdef int32_t absearch(AnyPos* s, ABCtx* x, int32_t alpha, int32_t beta, uint64_t
     best = -AB_INF - 1 if maxing else AB_INF + 1
     # The next child is made one step early and its table bucket fetched while this child's
     # subtree is searched: a probe at a random address of a large table is a cache miss.
-    nxt = s[0]
-    nxt.apply(ml.moves[order[0]])
-    nkey = ab_key(&nxt, x)
+    if n > 0:
+        nxt = s[0]
+        nxt.apply(ml.moves[order[0]])
+        nkey = ab_key(&nxt, x)
     for j in range(n):
         i = order[j]
         child, ckey = nxt, nkey
