@@ -500,8 +500,13 @@ def alphabeta_search(state, str objective="win", bint prove=False, int64_t max_n
         a.rng = &drng
         p.call(&a)
         p.refresh()
+    # As big as memory_mb allows, but no bigger than the node budget needs (at most 8 entries a
+    # node: every node stores one, and the slack keeps the principal lines, which re-search the
+    # stored bounds, within the budget): a solve of a few thousand nodes would otherwise spend
+    # most of its time having the kernel zero the table's pages (2 MB each, table_alloc).
     cdef int64_t buckets = 1
-    while buckets * 2 * 2 * sizeof(TTEntry) <= memory_mb * 1048576.0 and buckets < (1 << 30):
+    while (buckets * 2 * 2 * sizeof(TTEntry) <= memory_mb * 1048576.0 and buckets < (1 << 30)
+           and buckets < 4 * max_nodes):
         buckets *= 2
     cdef ABCtx x
     memset(&x, 0, sizeof(ABCtx))

@@ -341,6 +341,17 @@ def _chance_free_leonardo():
 
 @pytest.mark.skipif(ASAN, reason="ASan reserves terabytes of address space; tools/asan_check.sh "
                                  "runs this failure with max_allocation_size_mb instead")
+def test_the_transposition_table_is_no_bigger_than_the_node_budget_can_fill():
+    from atelier.solvers import engine
+    s = atelier.load_position("example:inventors-late")
+    small = engine.alphabeta_search(s, max_nodes=1000, memory_mb=256)
+    assert small["tt_entries"] == 2 * 4096   # buckets: the first power of two at 4x the budget
+    # A budget that could fill any table: memory_mb decides (16 MB holds 2^18 buckets of two
+    # 24-byte entries; 2^19 would need 24 MB).
+    full = engine.alphabeta_search(s, max_nodes=10**12, memory_mb=16)
+    assert full["tt_entries"] == 2 * 2**18
+
+
 def test_a_transposition_table_that_cannot_be_allocated_is_one_error(tmp_path):
     """endgame --memory / solvers.solve(memory_mb=...) beyond what the machine gives: the line
     suggest gives for its trees (it was a MemoryError traceback), in Inventors and Leonardo."""
@@ -353,7 +364,7 @@ from atelier import solvers
 for pos in sys.argv[1:]:
     s = atelier.load_position(pos)
     try:
-        solvers.solve(s, memory_mb=8000)
+        solvers.solve(s, memory_mb=8000, max_nodes=10**9)   # a budget that could fill it
     except atelier.InputError as exc:
         print(exc)
     print(solvers.solve(s, memory_mb=16, max_nodes=10**6).complete)   # and the process is fine
@@ -363,5 +374,6 @@ for pos in sys.argv[1:]:
     want = "memory_mb: cannot allocate 8000 MB for the transposition table on this machine; try a smaller budget"
     assert r.stdout.splitlines() == [want, "True"] * 2
     for pos in ("example:inventors-late", str(leo)):
-        r = _limited("from atelier.cli import main; main()", "endgame", pos, "--memory", "8000")
+        r = _limited("from atelier.cli import main; main()", "endgame", pos, "--memory", "8000",
+                     "--max-nodes", "1000000000")
         assert r.returncode == 2 and r.stdout == "" and r.stderr.splitlines() == ["error: " + want], r.stderr
