@@ -13,6 +13,7 @@ DEF ORDER_TT = 1              # the table's best move first
 DEF ORDER_GREEDY = 2          # the ruleset's greedy move next (when the table has none)
 DEF ORDER_HISTORY = 4         # the rest by the history heuristic
 DEF ORDER_ETC = 8             # enhanced transposition cutoffs before searching the children
+DEF TT_START_BUCKETS = 32768  # 1.5 MB: the table in use at the start of a solve (tt_grow)
 
 
 cdef struct TTEntry:
@@ -34,7 +35,8 @@ cdef struct ABCtx:
     int aborted   # 1 node budget (of the run or of a round), 2 chance with several outcomes,
                   # 3 stopped by the reporter, 4 time
     TTEntry* tt                    # 2 entries per bucket: depth-preferred, always-replace
-    uint64_t tt_mask               # buckets - 1
+    uint64_t tt_mask               # buckets - 1 (the part of the table in use)
+    uint64_t tt_full_mask          # buckets - 1 of the whole mapping: tt_grow's limit
     int64_t tt_hits, etc_cuts, static_cuts
     int bounds                     # use the ruleset's score bounds
     int dominance                  # skip the moves the ruleset proves dominated (search_moves)
@@ -132,9 +134,31 @@ cdef void tt_store(ABCtx* x, uint64_t key, int32_t lo, int32_t hi, int best, int
     e.key, e.lo, e.hi, e.best, e.work, e.used = key, lo, hi, <int16_t>best, w, 1
 
 
+cdef void tt_grow(ABCtx* x) noexcept nogil:
+    """Use 8 times as much of the table (at most all of it), every entry moved to its bucket
+    under the wider mask. The table starts small and grows with the search, so a solve touches
+    (and the kernel zeroes) pages in proportion to its nodes. No entry pointer is held across
+    this: callers look entries up again after every child. Without memory for the move it
+    keeps its size, which only costs table hits."""
+    cdef uint64_t n = 2 * (x.tt_mask + 1), i
+    cdef TTEntry* old = <TTEntry*>malloc(n * sizeof(TTEntry))
+    if old == NULL:
+        return
+    memcpy(old, x.tt, n * sizeof(TTEntry))
+    memset(x.tt, 0, n * sizeof(TTEntry))
+    x.tt_mask = min((x.tt_mask + 1) * 8 - 1, x.tt_full_mask)
+    for i in range(n):
+        if old[i].used:
+            tt_store(x, old[i].key, old[i].lo, old[i].hi, old[i].best, (<int64_t>1) << old[i].work)
+    free(old)
+
+
 cdef int ab_tick(ABCtx* x) noexcept nogil:
-    """Every REPORT_EVERY nodes: the deadline, then the progress report (with the GIL)."""
+    """Every REPORT_EVERY nodes: the table's growth, the deadline, then the progress report
+    (with the GIL)."""
     x.next_report += REPORT_EVERY
+    if x.tt_mask < x.tt_full_mask and <uint64_t>x.nodes >= 2 * (x.tt_mask + 1):
+        tt_grow(x)
     if x.deadline > 0 and (thread_cpu_seconds() if x.cpu_clock else now_seconds()) > x.deadline:
         x.aborted = 4
         return 1
@@ -520,7 +544,10 @@ def alphabeta_search(state, str objective="win", bint prove=False, int64_t max_n
     x.max_nodes = max_nodes
     x.stop_nodes = max_nodes
     x.next_report = REPORT_EVERY
-    x.tt_mask = buckets - 1
+    # The whole table is mapped now (so memory_mb's refusal comes first), but used from 1.5 MB
+    # up as the search grows (tt_grow).
+    x.tt_full_mask = buckets - 1
+    x.tt_mask = min(buckets, TT_START_BUCKETS) - 1
     x.tt = <TTEntry*>table_alloc(2 * buckets * sizeof(TTEntry))
     x.history = <int32_t*>calloc(HISTORY, sizeof(int32_t))
     cdef int n = p.moves.size, i, rc, nline = 0, q
@@ -593,7 +620,7 @@ def alphabeta_search(state, str objective="win", bint prove=False, int64_t max_n
                 "static_cuts": x.static_cuts,
                 "seconds": t1 - t0, "cpu_seconds": thread_cpu_seconds() - c0,
                 "aborted": stopped, "player": cur,
-                "tt_entries": 2 * buckets}
+                "tt_entries": 2 * (x.tt_mask + 1), "tt_capacity": 2 * buckets}
     finally:
         table_free(x.tt); free(x.history); free(lo); free(hi)
 

@@ -345,11 +345,27 @@ def test_the_transposition_table_is_no_bigger_than_the_node_budget_can_fill():
     from atelier.solvers import engine
     s = atelier.load_position("example:inventors-late")
     small = engine.alphabeta_search(s, max_nodes=1000, memory_mb=256)
-    assert small["tt_entries"] == 2 * 4096   # buckets: the first power of two at 4x the budget
+    assert small["tt_capacity"] == 2 * 4096   # buckets: the first power of two at 4x the budget
     # A budget that could fill any table: memory_mb decides (16 MB holds 2^18 buckets of two
     # 24-byte entries; 2^19 would need 24 MB).
     full = engine.alphabeta_search(s, max_nodes=10**12, memory_mb=16)
-    assert full["tt_entries"] == 2 * 2**18
+    assert full["tt_capacity"] == 2 * 2**18
+
+
+def test_the_table_grows_with_the_search_and_keeps_every_value():
+    # A solve starts on 1.5 MB of its table and uses 8 times more whenever its nodes pass twice
+    # the entries in use: a small solve stays small, a large one reaches the whole table, and
+    # the values are those of a solve on a table that never grows.
+    from atelier.solvers import engine
+    from atelier.solvers.endgame_bench import greedy_tail
+    tiny = engine.alphabeta_search(atelier.load_position("example:inventors-late"), max_nodes=10**12)
+    assert tiny["tt_entries"] == 2 * 32768 < tiny["tt_capacity"]
+    s = greedy_tail("inventors", 2, 13)[-8]
+    big = engine.alphabeta_search(s, max_nodes=10**12, memory_mb=64)
+    assert big["nodes"] > 2 * 2**20 and big["tt_entries"] == big["tt_capacity"] == 2 * 2**20
+    fixed = engine.alphabeta_search(s, max_nodes=10**12, memory_mb=1.6)   # 32768 buckets: no growth
+    assert fixed["tt_entries"] == fixed["tt_capacity"] == 2 * 32768
+    assert [(m["lo"], m["hi"]) for m in big["moves"]] == [(m["lo"], m["hi"]) for m in fixed["moves"]]
 
 
 def test_a_transposition_table_that_cannot_be_allocated_is_one_error(tmp_path):
