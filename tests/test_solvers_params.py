@@ -339,8 +339,6 @@ def _chance_free_leonardo():
     raise AssertionError("no chance-free decision in the game")
 
 
-@pytest.mark.skipif(ASAN, reason="ASan reserves terabytes of address space; tools/asan_check.sh "
-                                 "runs this failure with max_allocation_size_mb instead")
 def test_the_transposition_table_is_no_bigger_than_the_node_budget_can_fill():
     from atelier.solvers import engine
     s = atelier.load_position("example:inventors-late")
@@ -368,6 +366,8 @@ def test_the_table_grows_with_the_search_and_keeps_every_value():
     assert [(m["lo"], m["hi"]) for m in big["moves"]] == [(m["lo"], m["hi"]) for m in fixed["moves"]]
 
 
+@pytest.mark.skipif(ASAN, reason="ASan reserves terabytes of address space; tools/asan_check.sh "
+                                 "runs this failure with max_allocation_size_mb instead")
 def test_a_transposition_table_that_cannot_be_allocated_is_one_error(tmp_path):
     """endgame --memory / solvers.solve(memory_mb=...) beyond what the machine gives: the line
     suggest gives for its trees (it was a MemoryError traceback), in Inventors and Leonardo."""
