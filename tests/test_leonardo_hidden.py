@@ -276,3 +276,34 @@ def test_determinized_draws_match_the_exact_marginal_at_random_states():
             looks = [m for m, t in zip(ms, texts) if t == "claim:3" or t.startswith("reorder:")]
             s.apply(looks[0] if looks and rng.random() < 0.9 else s.greedy_move(rng.randrange(1 << 30)))
     assert checked >= 3
+
+
+def test_samples_do_not_depend_on_what_was_sampled_before():
+    """Two hidden labs' pairs are listed once per (candidates, budget) and reused (a per-thread
+    cache): a sample drawn when the list is reused equals one drawn when it is made, so the
+    greedy move and a determinization depend only on the position and the seed."""
+    rng = random.Random(11)
+    cases = []
+    for n in (2, 4, 5):
+        s = game(n).start(n + 20)
+        while not s.is_terminal() and len(cases) < 12 * n:
+            if s.is_chance():
+                s.sample_chance(rng.randrange(1 << 30))
+                continue
+            pairs = [q for q in range(n)
+                     if all(lab["card"] is not None and not lab["revealed"] for lab in player(s, q)["labs"])]
+            if pairs and rng.random() < 0.3:
+                cases.append((s.clone(), rng.randrange(n), rng.randrange(1 << 30)))
+            s.apply(s.greedy_move(rng.randrange(1 << 30)))
+    assert len(cases) >= 30
+
+    def draw(case):
+        s, seat, seed = case
+        t = s.clone()
+        t.determinize(seat, seed)
+        return s.greedy_move(seed), t.to_bytes()
+
+    first = [draw(c) for c in cases]
+    again = [draw(c) for c in reversed(cases)][::-1]   # other neighbours in the cache
+    twice = [draw(c) for c in cases]                   # each list just made, reused at once
+    assert first == again == twice

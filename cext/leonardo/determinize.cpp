@@ -562,6 +562,28 @@ static bool sample_deck(const Edition& ed, DeckChoice& c, State& s, int seat, Rn
   return unwind_deck(ed, c.d, c.ev, s, seat, &rng);
 }
 
+namespace {
+
+// The pairs of cards two hidden labs may hold, in the reservoir's walking order. A greedy
+// look-ahead resamples every other seat's labs before each move (greedy_move), and between
+// moves their candidates and budgets rarely change, so the pairs are listed once per
+// (candidates, fitting budget) and each later sample only draws.
+struct PairList {
+  uint64_t serial;           // the Game's construction number (its cards' materials)
+  uint32_t cand0, cand1;
+  uint64_t fit;
+  int n;                     // 0: nothing listed (a slot is refilled; cheap when empty)
+  uint8_t a[kCards * (kCards - 1)], b[kCards * (kCards - 1)];
+};
+
+constexpr int kPairSlots = 8;   // direct-mapped: a handful of seats' candidates are in play
+thread_local PairList g_pairs[kPairSlots] = {};
+
+}  // namespace
+
+// Not inlined, for the reason deck_choice is not.
+__attribute__((noinline)) static PairList* pair_slots() { return g_pairs; }
+
 // §3.5.2: one hidden lab uniform over cand; two jointly over valid pairs under the snapshot.
 // A seat deciding a lab start now (Phase A, step 2-3) has a real choice — the engine plays a
 // start with NONE as its only option by itself (§11.4) — so its sample must leave it one: a
@@ -598,21 +620,44 @@ bool Game::sample_labs(State& s, int q, Rng& rng) const {
   };
   int x0 = P.lab[0].card, x1 = P.lab[1].card;
   if (h0 && h1) {
-    uint8_t B[kKinds];
-    for (int k = 0; k < kKinds; ++k) B[k] = (uint8_t)nib(P.snap_budget, k);
+    // A pair fits when its materials are within both the start snapshot's budget and the
+    // room, kind by kind: bytewise against their minimum, as fits_hand does (a card that
+    // alone exceeds it is in no pair). The pairs are walked in the same order, so the
+    // reservoir draws the same rng values as one check per kind would.
+    uint8_t lim[kKinds];
+    for (int k = 0; k < kKinds; ++k) {
+      const int b = nib(P.snap_budget, k);
+      lim[k] = (uint8_t)(b < room[k] ? b : room[k]);
+    }
+    const uint64_t fit = pack_kinds(lim) | kKindTops;
+    const uint32_t c0 = P.lab[0].cand, c1 = P.lab[1].cand;
     int count = 0, pa = -1, pb = -1;
-    for (uint32_t wa = P.lab[0].cand; wa; wa &= wa - 1)
-      for (uint32_t wb = P.lab[1].cand; wb; wb &= wb - 1) {
-        const int a = lsb64(wa), b = lsb64(wb);
-        if (a == b) continue;
-        bool ok = true;
-        for (int k = 0; k < kKinds && ok; ++k) {
-          const int need = ed_.cards[a].mats[k] + ed_.cards[b].mats[k];
-          ok = need <= B[k] && need <= room[k];
+    auto fits = [&](int a, int b) { return ((fit - (need_[a] + need_[b])) & kKindTops) == kKindTops; };
+    if (deciding) {   // the deciding seat's pairs also depend on its hand: not listed
+      for (uint32_t wa = c0; wa; wa &= wa - 1)
+        for (uint32_t wb = c1 & ~(wa & (0u - wa)); wb; wb &= wb - 1) {
+          const int a = lsb64(wa), b = lsb64(wb);
+          if (!fits(a, b) || !keeps_choice(a, b)) continue;
+          if (rng.below((uint32_t)++count) == 0) pa = a, pb = b;  // reservoir
         }
-        if (!ok || !keeps_choice(a, b)) continue;
-        if (rng.below((uint32_t)++count) == 0) pa = a, pb = b;  // reservoir
+    } else {
+      const uint64_t h = (c0 * 0x9E3779B97F4A7C15ULL) ^ (c1 * 0xC2B2AE3D27D4EB4FULL) ^ fit;
+      PairList& L = pair_slots()[(h ^ (h >> 29) ^ (h >> 47)) % kPairSlots];
+      if (L.n == 0 || L.serial != serial_ || L.cand0 != c0 || L.cand1 != c1 || L.fit != fit) {
+        L.n = 0;
+        for (uint32_t wa = c0; wa; wa &= wa - 1)
+          for (uint32_t wb = c1 & ~(wa & (0u - wa)); wb; wb &= wb - 1)
+            if (fits(lsb64(wa), lsb64(wb))) L.a[L.n] = (uint8_t)lsb64(wa), L.b[L.n++] = (uint8_t)lsb64(wb);
+        L.serial = serial_, L.cand0 = c0, L.cand1 = c1, L.fit = fit;
       }
+      Rng r = rng;   // a local copy stays in registers (the caller's could alias L)
+      int at = -1;
+      for (int i = 0; i < L.n; ++i)   // the reservoir, as in the walk above
+        if (r.below((uint32_t)(i + 1)) == 0) at = i;
+      rng = r;
+      if (at >= 0) pa = L.a[at], pb = L.b[at];
+      count = L.n;
+    }
     if (!count) return false;
     x0 = pa;
     x1 = pb;
