@@ -2,6 +2,7 @@
 information-set key and legal moves, and samples the rest by the spec's procedures: hidden labs
 drawn jointly under the start snapshot (S27), the deck by the hypothesis sampler after an
 opponent's look across a pile boundary (S28)."""
+import itertools
 import random
 
 from leonardo_helpers import all_pass, game, play, player, skip_phase_a
@@ -307,3 +308,32 @@ def test_samples_do_not_depend_on_what_was_sampled_before():
     again = [draw(c) for c in reversed(cases)][::-1]   # other neighbours in the cache
     twice = [draw(c) for c in cases]                   # each list just made, reused at once
     assert first == again == twice
+
+
+def test_pairs_follow_the_budget_under_the_same_candidates():
+    """Seat 1's hidden labs keep candidates {2, 5, 10} while its hand (so the room its labs'
+    materials may take) varies: which pairs fit changes with the hand alone, so a list kept for
+    one hand must not serve another, whatever order the positions come in."""
+    base = s27_state()
+    shops0, hand0 = base.fields()["shops"], player(base, 1)["hand"]
+    variants = []
+    for extra in itertools.product(range(3), repeat=3):
+        hand = [hand0[0] + extra[0], hand0[1] + extra[1], hand0[2], hand0[3] + extra[2], hand0[4]]
+        shops = [s - (h - h0) for s, h, h0 in zip(shops0, hand, hand0)]
+        t = base.with_fields({"shops": shops, "players": [{}, {"hand": hand, "snap_budget": [4] * 5}, {}]})
+        assert t.validate() == ""
+        variants.append(t)
+
+    def labs(t, seed):
+        u = t.clone()
+        u.determinize(0, seed)
+        p = player(u, 1)
+        return p["labs"][0]["card"], p["labs"][1]["card"]
+
+    pairs = [{labs(t, seed) for seed in range(40)} for t in variants]
+    assert {(2, 5), (5, 2)} in pairs and {(2, 5), (5, 2), (5, 10), (10, 5)} in pairs
+    cases = [(i, seed) for seed in range(6) for i in range(len(variants))]
+    forward = [labs(variants[i], seed) for i, seed in cases]
+    backward = [labs(variants[i], seed) for i, seed in reversed(cases)][::-1]
+    assert forward == backward
+    assert all(labs(variants[i], seed) in pairs[i] for i, seed in cases)
