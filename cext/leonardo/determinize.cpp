@@ -621,9 +621,9 @@ bool Game::sample_labs(State& s, int q, Rng& rng) const {
   int x0 = P.lab[0].card, x1 = P.lab[1].card;
   if (h0 && h1) {
     // A pair fits when its materials are within both the start snapshot's budget and the
-    // room, kind by kind: bytewise against their minimum, as fits_hand does (a card that
-    // alone exceeds it is in no pair). The pairs are walked in the same order, so the
-    // reservoir draws the same rng values as one check per kind would.
+    // room, kind by kind: checked bytewise against their minimum, as fits_hand does. The
+    // pairs are walked in the order a kind-by-kind check walked them, so the reservoir makes
+    // the same draws and picks the same pair.
     uint8_t lim[kKinds];
     for (int k = 0; k < kKinds; ++k) {
       const int b = nib(P.snap_budget, k);
