@@ -631,36 +631,36 @@ bool Game::sample_labs(State& s, int q, Rng& rng) const {
     }
     const uint64_t fit = pack_kinds(lim) | kKindTops;
     const uint32_t c0 = P.lab[0].cand, c1 = P.lab[1].cand;
-    int count = 0, pa = -1, pb = -1;
-    auto fits = [&](int a, int b) { return ((fit - (need_[a] + need_[b])) & kKindTops) == kKindTops; };
-    if (deciding) {   // the deciding seat's pairs also depend on its hand: not listed
+    // Every fitting pair, in walking order; a deciding seat's also keeps it a choice.
+    auto list = [&](PairList& L) {
+      L.n = 0;
       for (uint32_t wa = c0; wa; wa &= wa - 1)
         for (uint32_t wb = c1 & ~(wa & (0u - wa)); wb; wb &= wb - 1) {
           const int a = lsb64(wa), b = lsb64(wb);
-          if (!fits(a, b) || !keeps_choice(a, b)) continue;
-          if (rng.below((uint32_t)++count) == 0) pa = a, pb = b;  // reservoir
+          if (((fit - (need_[a] + need_[b])) & kKindTops) != kKindTops || !keeps_choice(a, b)) continue;
+          L.a[L.n] = (uint8_t)a, L.b[L.n++] = (uint8_t)b;
         }
+    };
+    PairList mine;   // the deciding seat's pairs also depend on its hand: listed, not kept
+    PairList* L = &mine;
+    if (deciding) {
+      list(mine);
     } else {
       const uint64_t h = (c0 * 0x9E3779B97F4A7C15ULL) ^ (c1 * 0xC2B2AE3D27D4EB4FULL) ^ fit;
-      PairList& L = pair_slots()[(h ^ (h >> 29) ^ (h >> 47)) % kPairSlots];
-      if (L.n == 0 || L.serial != serial_ || L.cand0 != c0 || L.cand1 != c1 || L.fit != fit) {
-        L.n = 0;
-        for (uint32_t wa = c0; wa; wa &= wa - 1)
-          for (uint32_t wb = c1 & ~(wa & (0u - wa)); wb; wb &= wb - 1)
-            if (fits(lsb64(wa), lsb64(wb))) L.a[L.n] = (uint8_t)lsb64(wa), L.b[L.n++] = (uint8_t)lsb64(wb);
-        L.serial = serial_, L.cand0 = c0, L.cand1 = c1, L.fit = fit;
+      L = &pair_slots()[(h ^ (h >> 29) ^ (h >> 47)) % kPairSlots];
+      if (L->n == 0 || L->serial != serial_ || L->cand0 != c0 || L->cand1 != c1 || L->fit != fit) {
+        list(*L);
+        L->serial = serial_, L->cand0 = c0, L->cand1 = c1, L->fit = fit;
       }
-      Rng r = rng;   // a local copy stays in registers (the caller's could alias L)
-      int at = -1;
-      for (int i = 0; i < L.n; ++i)   // the reservoir, as in the walk above
-        if (r.below((uint32_t)(i + 1)) == 0) at = i;
-      rng = r;
-      if (at >= 0) pa = L.a[at], pb = L.b[at];
-      count = L.n;
     }
-    if (!count) return false;
-    x0 = pa;
-    x1 = pb;
+    Rng r = rng;   // a local copy stays in registers (the caller's could alias the list)
+    int at = -1;
+    for (int i = 0; i < L->n; ++i)   // the reservoir: one draw per fitting pair
+      if (r.below((uint32_t)(i + 1)) == 0) at = i;
+    rng = r;
+    if (at < 0) return false;
+    x0 = L->a[at];
+    x1 = L->b[at];
   } else {
     const int l = h0 ? 0 : 1;
     const int other = P.lab[1 - l].card;
