@@ -137,20 +137,20 @@ cdef void tt_store(ABCtx* x, uint64_t key, int32_t lo, int32_t hi, int best, int
 cdef void tt_grow(ABCtx* x) noexcept nogil:
     """Use 8 times as much of the table (at most all of it), every entry moved to its bucket
     under the wider mask. The table starts small and grows with the search, so a solve touches
-    (and the kernel zeroes) pages in proportion to its nodes. No entry pointer is held across
-    this: callers look entries up again after every child. Without memory for the move it
-    keeps its size, which only costs table hits."""
-    cdef uint64_t n = 2 * (x.tt_mask + 1), i
-    cdef TTEntry* old = <TTEntry*>malloc(n * sizeof(TTEntry))
-    if old == NULL:
-        return
-    memcpy(old, x.tt, n * sizeof(TTEntry))
-    memset(x.tt, 0, n * sizeof(TTEntry))
-    x.tt_mask = min((x.tt_mask + 1) * 8 - 1, x.tt_full_mask)
-    for i in range(n):
-        if old[i].used:
-            tt_store(x, old[i].key, old[i].lo, old[i].hi, old[i].best, (<int64_t>1) << old[i].work)
-    free(old)
+    (and the kernel zeroes) pages in proportion to its nodes. In place: an old bucket's entries
+    can only go to itself or to buckets past the old mask, which nothing has used yet, so each
+    bucket is emptied and its two entries stored again, depth-preferred first, before the next.
+    No entry pointer is held across this: callers look entries up again after every child."""
+    cdef uint64_t b, buckets = x.tt_mask + 1
+    cdef TTEntry e0, e1
+    x.tt_mask = min(buckets * 8 - 1, x.tt_full_mask)
+    for b in range(buckets):
+        e0, e1 = x.tt[2 * b], x.tt[2 * b + 1]
+        memset(x.tt + 2 * b, 0, 2 * sizeof(TTEntry))
+        if e0.used:
+            tt_store(x, e0.key, e0.lo, e0.hi, e0.best, (<int64_t>1) << e0.work)
+        if e1.used:
+            tt_store(x, e1.key, e1.lo, e1.hi, e1.best, (<int64_t>1) << e1.work)
 
 
 cdef int ab_tick(ABCtx* x) noexcept nogil:
